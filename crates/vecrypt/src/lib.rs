@@ -1,0 +1,26 @@
+//! Fast, verified, constant-time implementations of uBlock, Kuznyechik, AES and Aigis-enc.
+//!
+//! Every algorithm has a portable constant-time backend and SIMD backends chosen at run time
+//! (see [`cpu`]). Block ciphers implement the RustCrypto `cipher` traits, and also offer
+//! fused modes through [`modes::BlockModes`] and several keys at once through
+//! [`modes::MultiKey`].
+//!
+//! ```
+//! use vecrypt::modes::BlockModes;
+//! use vecrypt::ublock::Ublock128_128;
+//!
+//! let cipher = Ublock128_128::from_key(&[7u8; 16]).unwrap();
+//! let mut data = *b"any length at all in CTR mode";
+//! cipher.apply_ctr(&[0u8; 16], &mut data).unwrap();
+//! cipher.apply_ctr(&[0u8; 16], &mut data).unwrap();
+//! assert_eq!(&data, b"any length at all in CTR mode");
+//! ```
+
+pub mod cpu;
+mod error;
+pub mod modes;
+pub mod registry;
+pub mod ublock;
+
+pub use cpu::Backend;
+pub use error::Error;

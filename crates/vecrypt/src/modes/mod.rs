@@ -1,0 +1,221 @@
+//! Modes of operation over any cipher of this crate.
+//!
+//! A cipher implements [`BlockKernel`]: raw whole-block encryption and decryption, plus
+//! optional fused versions of the common modes that a SIMD backend runs in one kernel call.
+//! The defaults here are correct for every cipher and already batch blocks so that a wide
+//! `kernel_encrypt` keeps its lanes full. [`BlockModes`] is the checked public face.
+
+mod multi;
+
+pub use multi::MultiKey;
+
+use crate::Error;
+use crate::cpu::Backend;
+
+/// Blocks per batch in the default CTR and CBC-decrypt paths: enough to fill the widest
+/// backend several times over, small enough to stay in L1.
+const BATCH_BLOCKS: usize = 64;
+/// Largest block size of any cipher in the crate.
+pub(crate) const MAX_BLOCK: usize = 32;
+
+/// The raw block interface every cipher of the crate provides.
+///
+/// Lengths are the caller's duty here: every `buf` is a whole number of blocks and every
+/// `iv`/`counter` exactly one block. [`BlockModes`] checks them for public callers.
+pub trait BlockKernel: Sized {
+    /// Block length in bytes.
+    const BLOCK: usize;
+
+    /// The backend this key object runs on.
+    fn backend(&self) -> Backend;
+
+    /// Encrypts whole blocks in place (ECB).
+    fn kernel_encrypt(&self, buf: &mut [u8]);
+
+    /// Decrypts whole blocks in place (ECB).
+    fn kernel_decrypt(&self, buf: &mut [u8]);
+
+    /// CTR: XORs the keystream of `counter`, `counter + 1`, ... into `buf` (any length) and
+    /// leaves `counter` at the next unused value. The counter is one big-endian integer over
+    /// the whole block, wrapping modulo 2^(8*BLOCK).
+    fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
+        ctr_apply_batched(self, counter, buf);
+    }
+
+    /// CBC encryption in place; `iv` becomes the last ciphertext block.
+    fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        let n = Self::BLOCK;
+        for block in buf.chunks_exact_mut(n) {
+            xor_in_place(block, iv);
+            self.kernel_encrypt(block);
+            iv.copy_from_slice(block);
+        }
+    }
+
+    /// CBC decryption in place; `iv` becomes the last ciphertext block.
+    fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        cbc_decrypt_batched(self, iv, buf);
+    }
+
+    /// ECB encryption of several streams, one key each (`keys[i]` for `bufs[i]`).
+    /// Backends that interleave keys override this; the default runs each stream alone.
+    fn kernel_encrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
+        for (k, b) in keys.iter().zip(bufs.iter_mut()) {
+            k.kernel_encrypt(b);
+        }
+    }
+
+    /// ECB decryption of several streams, one key each.
+    fn kernel_decrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
+        for (k, b) in keys.iter().zip(bufs.iter_mut()) {
+            k.kernel_decrypt(b);
+        }
+    }
+
+    /// CBC encryption of several streams, one key and IV each. This is where interleaving
+    /// pays most: one CBC stream is a chain, several are independent.
+    fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+        for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+            k.kernel_cbc_encrypt(iv, b);
+        }
+    }
+
+    /// CBC decryption of several streams, one key and IV each.
+    fn kernel_cbc_decrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+        for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+            k.kernel_cbc_decrypt(iv, b);
+        }
+    }
+}
+
+/// Checked ECB, CBC and CTR for every [`BlockKernel`]. ECB and CBC take whole blocks (no
+/// padding); CTR takes any length. The IV is one block in CBC and CTR.
+pub trait BlockModes: BlockKernel {
+    /// ECB encryption in place.
+    fn encrypt_ecb(&self, buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        self.kernel_encrypt(buf);
+        Ok(())
+    }
+
+    /// ECB decryption in place.
+    fn decrypt_ecb(&self, buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        self.kernel_decrypt(buf);
+        Ok(())
+    }
+
+    /// CBC encryption in place.
+    fn encrypt_cbc(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        let mut chain = block_copy::<Self>(iv)?;
+        self.kernel_cbc_encrypt(&mut chain[..Self::BLOCK], buf);
+        Ok(())
+    }
+
+    /// CBC decryption in place.
+    fn decrypt_cbc(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        let mut chain = block_copy::<Self>(iv)?;
+        self.kernel_cbc_decrypt(&mut chain[..Self::BLOCK], buf);
+        Ok(())
+    }
+
+    /// CTR in place (encryption and decryption are the same). The IV is the first counter
+    /// block; the counter is big-endian over the whole block; the last block may be partial.
+    fn apply_ctr(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        let mut counter = block_copy::<Self>(iv)?;
+        self.kernel_ctr(&mut counter[..Self::BLOCK], buf);
+        Ok(())
+    }
+}
+
+impl<T: BlockKernel> BlockModes for T {}
+
+fn check_blocks<K: BlockKernel>(len: usize) -> Result<(), Error> {
+    if len.is_multiple_of(K::BLOCK) {
+        Ok(())
+    } else {
+        Err(Error::NotWholeBlocks {
+            block: K::BLOCK,
+            got: len,
+        })
+    }
+}
+
+pub(crate) fn block_copy<K: BlockKernel>(iv: &[u8]) -> Result<[u8; MAX_BLOCK], Error> {
+    if iv.len() != K::BLOCK {
+        return Err(Error::IvLength {
+            expected: K::BLOCK,
+            got: iv.len(),
+        });
+    }
+    let mut out = [0u8; MAX_BLOCK];
+    out[..K::BLOCK].copy_from_slice(iv);
+    Ok(out)
+}
+
+/// `a ^= b` over the shorter length.
+#[inline(always)]
+pub(crate) fn xor_in_place(a: &mut [u8], b: &[u8]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x ^= *y;
+    }
+}
+
+/// Adds one to a big-endian integer of any length, wrapping. Constant time in the value.
+#[inline(always)]
+pub(crate) fn increment_be(counter: &mut [u8]) {
+    let mut carry = 1u16;
+    for byte in counter.iter_mut().rev() {
+        let sum = u16::from(*byte) + carry;
+        *byte = sum as u8;
+        carry = sum >> 8;
+    }
+}
+
+/// Default CTR: fills a batch of counter blocks, encrypts them in one call, XORs.
+pub fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &mut [u8]) {
+    let n = K::BLOCK;
+    let mut ks = [0u8; BATCH_BLOCKS * MAX_BLOCK];
+    for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
+        let blocks = chunk.len().div_ceil(n);
+        let ks = &mut ks[..blocks * n];
+        for block in ks.chunks_exact_mut(n) {
+            block.copy_from_slice(counter);
+            increment_be(counter);
+        }
+        cipher.kernel_encrypt(ks);
+        xor_in_place(chunk, ks);
+    }
+}
+
+/// Default CBC decryption: decrypts a batch in one call, then XORs each block with the
+/// ciphertext before it.
+pub fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut [u8]) {
+    let n = K::BLOCK;
+    let mut saved = [0u8; BATCH_BLOCKS * MAX_BLOCK];
+    for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
+        let saved = &mut saved[..chunk.len()];
+        saved.copy_from_slice(chunk);
+        cipher.kernel_decrypt(chunk);
+        xor_in_place(&mut chunk[..n], iv);
+        xor_in_place(&mut chunk[n..], &saved[..saved.len() - n]);
+        iv.copy_from_slice(&saved[saved.len() - n..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::increment_be;
+
+    #[test]
+    fn increment_carries_and_wraps() {
+        let mut c = [0x00, 0xff, 0xff];
+        increment_be(&mut c);
+        assert_eq!(c, [0x01, 0x00, 0x00]);
+        let mut c = [0xff; 4];
+        increment_be(&mut c);
+        assert_eq!(c, [0; 4]);
+    }
+}

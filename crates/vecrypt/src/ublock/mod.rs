@@ -1,0 +1,301 @@
+//! uBlock-128/128, uBlock-128/256 and uBlock-256/256 (Wu Wenling et al., 2019).
+//!
+//! ```
+//! use vecrypt::ublock::Ublock128_128;
+//! use vecrypt::modes::BlockModes;
+//!
+//! let key = hex_literal(b"0123456789abcdeffedcba9876543210");
+//! let c = Ublock128_128::from_key(&key).unwrap();
+//! let mut block = key;
+//! c.encrypt_ecb(&mut block).unwrap();
+//! assert_eq!(block[..4], [0x32, 0x12, 0x2b, 0xed]);
+//! # fn hex_literal(h: &[u8; 32]) -> [u8; 16] {
+//! #     let mut out = [0u8; 16];
+//! #     for i in 0..16 {
+//! #         out[i] = u8::from_str_radix(std::str::from_utf8(&h[2 * i..2 * i + 2]).unwrap(), 16).unwrap();
+//! #     }
+//! #     out
+//! # }
+//! ```
+
+pub(crate) mod consts;
+mod key_schedule;
+mod soft;
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use cipher::array::ArraySize;
+use cipher::consts::{U16, U32};
+use cipher::{
+    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
+    KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::Error;
+use crate::cpu::{self, Backend, Candidate};
+use crate::modes::BlockKernel;
+use crate::registry::NamedCipher;
+
+/// One member of the uBlock family: its sizes and tables.
+pub trait Variant: Copy + Send + Sync + 'static + private::Sealed {
+    const NAME: &'static str;
+    /// Block length in bytes (16 or 32).
+    const BLOCK: usize;
+    /// Key length in bytes (16 or 32).
+    const KEY: usize;
+    const ROUNDS: usize;
+    const PK: &'static [usize];
+    const PL: &'static [usize];
+    const PR: &'static [usize];
+    const PL_INV: &'static [usize];
+    const PR_INV: &'static [usize];
+    type BlockSize: ArraySize;
+    type KeySize: ArraySize;
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+macro_rules! variant {
+    ($(#[$doc:meta])* $v:ident, $name:literal, $block:ty, $key:ty, $rounds:literal,
+     $pk:ident, $pl:ident, $pr:ident, $pli:ident, $pri:ident) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug)]
+        pub struct $v;
+        impl private::Sealed for $v {}
+        impl Variant for $v {
+            const NAME: &'static str = $name;
+            const BLOCK: usize = <$block as cipher::typenum::Unsigned>::USIZE;
+            const KEY: usize = <$key as cipher::typenum::Unsigned>::USIZE;
+            const ROUNDS: usize = $rounds;
+            const PK: &'static [usize] = &consts::$pk;
+            const PL: &'static [usize] = &consts::$pl;
+            const PR: &'static [usize] = &consts::$pr;
+            const PL_INV: &'static [usize] = &consts::$pli;
+            const PR_INV: &'static [usize] = &consts::$pri;
+            type BlockSize = $block;
+            type KeySize = $key;
+        }
+    };
+}
+
+variant!(
+    /// 128-bit block, 128-bit key, 16 rounds.
+    V128_128, "ublock-128-128", U16, U16, 16, PK1, PL128, PR128, PL128_INV, PR128_INV
+);
+variant!(
+    /// 128-bit block, 256-bit key, 24 rounds.
+    V128_256, "ublock-128-256", U16, U32, 24, PK2, PL128, PR128, PL128_INV, PR128_INV
+);
+variant!(
+    /// 256-bit block, 256-bit key, 24 rounds.
+    V256_256, "ublock-256-256", U32, U32, 24, PK3, PL256, PR256, PL256_INV, PR256_INV
+);
+
+/// uBlock with a 128-bit block and a 128-bit key.
+pub type Ublock128_128 = Ublock<V128_128>;
+/// uBlock with a 128-bit block and a 256-bit key.
+pub type Ublock128_256 = Ublock<V128_256>;
+/// uBlock with a 256-bit block and a 256-bit key.
+pub type Ublock256_256 = Ublock<V256_256>;
+
+/// Round keys RK_0..RK_r as big-endian bytes (the first `BLOCK` bytes of each row are used).
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
+
+/// The backends of uBlock, best first.
+const CANDIDATES: &[Candidate] = &[(Backend::Soft, |_| true)];
+
+/// A keyed uBlock cipher. The round keys are zeroized on drop.
+#[derive(Clone)]
+pub struct Ublock<V: Variant> {
+    rk: RoundKeys,
+    backend: Backend,
+    _variant: PhantomData<V>,
+}
+
+impl<V: Variant> Ublock<V> {
+    /// Keys the cipher on the best backend for this CPU (or the forced one, see [`cpu`]).
+    pub fn from_key(key: &[u8]) -> Result<Self, Error> {
+        Self::keyed_on(key, cpu::choose(CANDIDATES))
+    }
+
+    /// Keys the cipher on `backend`, or fails if this CPU cannot run it.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        Self::keyed_on(key, cpu::require(CANDIDATES, backend)?)
+    }
+
+    /// The backends this CPU can run for uBlock, best first.
+    pub fn backends() -> Vec<Backend> {
+        cpu::available(CANDIDATES)
+    }
+
+    fn keyed_on(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        if key.len() != V::KEY {
+            return Err(Error::KeyLength {
+                expected: V::KEY,
+                got: key.len(),
+            });
+        }
+        Ok(Self {
+            rk: key_schedule::expand::<V>(key),
+            backend,
+            _variant: PhantomData,
+        })
+    }
+
+    /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
+    pub fn round_key(&self, i: usize) -> Option<&[u8]> {
+        (i <= V::ROUNDS).then(|| &self.rk.0[i][..V::BLOCK])
+    }
+}
+
+impl<V: Variant> BlockKernel for Ublock<V> {
+    const BLOCK: usize = V::BLOCK;
+
+    fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    fn kernel_encrypt(&self, buf: &mut [u8]) {
+        soft::encrypt_blocks::<V>(&self.rk, buf);
+    }
+
+    fn kernel_decrypt(&self, buf: &mut [u8]) {
+        soft::decrypt_blocks::<V>(&self.rk, buf);
+    }
+}
+
+impl<V: Variant> NamedCipher for Ublock<V> {
+    const NAME: &'static str = V::NAME;
+    const KEY_LEN: usize = V::KEY;
+
+    fn backends() -> Vec<Backend> {
+        Self::backends()
+    }
+
+    fn keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
+        match backend {
+            Some(b) => Self::with_backend(key, b),
+            None => Self::from_key(key),
+        }
+    }
+}
+
+impl<V: Variant> ZeroizeOnDrop for Ublock<V> {}
+
+impl<V: Variant> fmt::Debug for Ublock<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {{ backend: {}, .. }}", V::NAME, self.backend)
+    }
+}
+
+impl<V: Variant> AlgorithmName for Ublock<V> {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(V::NAME)
+    }
+}
+
+impl<V: Variant> KeySizeUser for Ublock<V> {
+    type KeySize = V::KeySize;
+}
+
+impl<V: Variant> BlockSizeUser for Ublock<V> {
+    type BlockSize = V::BlockSize;
+}
+
+impl<V: Variant> KeyInit for Ublock<V> {
+    fn new(key: &Key<Self>) -> Self {
+        Self {
+            rk: key_schedule::expand::<V>(key),
+            backend: cpu::choose(CANDIDATES),
+            _variant: PhantomData,
+        }
+    }
+}
+
+/// Adapts the whole-buffer kernels to the `cipher` crate's backend traits, handing it
+/// `PAR` blocks at a time so that `ctr`, `cbc` decryption and friends keep the lanes full.
+struct TraitBackend<'a, V: Variant> {
+    cipher: &'a Ublock<V>,
+}
+
+/// Blocks handed to the kernel at once through the `cipher` traits.
+type ParSize = U16;
+const PAR: usize = 16;
+
+impl<V: Variant> BlockSizeUser for TraitBackend<'_, V> {
+    type BlockSize = V::BlockSize;
+}
+
+impl<V: Variant> ParBlocksSizeUser for TraitBackend<'_, V> {
+    type ParBlocksSize = ParSize;
+}
+
+impl<V: Variant> TraitBackend<'_, V> {
+    fn run(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
+        let n = V::BLOCK;
+        let mut buf = [0u8; PAR * 32];
+        let buf = &mut buf[..PAR * n];
+        for (i, chunk) in buf.chunks_exact_mut(n).enumerate() {
+            chunk.copy_from_slice(blocks.get(i).get_in());
+        }
+        if decrypt {
+            self.cipher.kernel_decrypt(buf);
+        } else {
+            self.cipher.kernel_encrypt(buf);
+        }
+        for (i, chunk) in buf.chunks_exact(n).enumerate() {
+            blocks.get(i).get_out().copy_from_slice(chunk);
+        }
+        buf.zeroize();
+    }
+
+    fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
+        let mut buf = [0u8; 32];
+        let buf = &mut buf[..V::BLOCK];
+        buf.copy_from_slice(block.get_in());
+        if decrypt {
+            self.cipher.kernel_decrypt(buf);
+        } else {
+            self.cipher.kernel_encrypt(buf);
+        }
+        block.get_out().copy_from_slice(buf);
+    }
+}
+
+impl<V: Variant> BlockCipherEncBackend for TraitBackend<'_, V> {
+    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        self.one(block, false);
+    }
+
+    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.run(blocks, false);
+    }
+}
+
+impl<V: Variant> BlockCipherDecBackend for TraitBackend<'_, V> {
+    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        self.one(block, true);
+    }
+
+    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.run(blocks, true);
+    }
+}
+
+impl<V: Variant> BlockCipherEncrypt for Ublock<V> {
+    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+        f.call(&TraitBackend { cipher: self });
+    }
+}
+
+impl<V: Variant> BlockCipherDecrypt for Ublock<V> {
+    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+        f.call(&TraitBackend { cipher: self });
+    }
+}
