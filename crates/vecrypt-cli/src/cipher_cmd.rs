@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use vecrypt::Backend;
 use vecrypt::registry::{self, DynCipher};
 use zeroize::Zeroizing;
 
@@ -73,10 +72,7 @@ fn keyed(args: &Args) -> Result<Box<dyn DynCipher>, Failure> {
     let backend = args
         .backend
         .as_deref()
-        .map(|b| {
-            b.parse::<Backend>()
-                .map_err(|_| Failure(format!("unknown backend '{b}'")))
-        })
+        .map(crate::parse_backend)
         .transpose()?;
     (info.new)(&key, backend).map_err(|e| Failure(format!("{}: {e}", info.name)))
 }

@@ -61,6 +61,12 @@ fn main() -> ExitCode {
     }
 }
 
+/// The backend called `name`, for `--backend`.
+pub fn parse_backend(name: &str) -> Result<vecrypt::Backend, Failure> {
+    name.parse()
+        .map_err(|_| Failure(format!("unknown backend '{name}'")))
+}
+
 fn fail(msg: &str) -> ExitCode {
     eprintln!("vecrypt: {msg}");
     ExitCode::from(2)

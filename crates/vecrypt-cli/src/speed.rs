@@ -1,7 +1,6 @@
 //! `vecrypt speed [ALG...]`: the speed table of every algorithm and backend on this CPU.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use vecrypt::Backend;
 use vecrypt::registry;
 use vecrypt_bench::Budget;
 use vecrypt_bench::speed::{Plan, SpeedRow, cipher_rows, print_speed_table, rows_per_backend};
@@ -30,10 +29,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let only_backend = args
         .backend
         .as_deref()
-        .map(|b| {
-            b.parse::<Backend>()
-                .map_err(|_| Failure(format!("unknown backend '{b}'")))
-        })
+        .map(crate::parse_backend)
         .transpose()?;
     let all = registry::ciphers();
     for a in &args.algs {

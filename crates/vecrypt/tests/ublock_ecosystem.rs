@@ -9,18 +9,8 @@ use cmac::Mac;
 use vecrypt::modes::BlockModes;
 use vecrypt::ublock::{Ublock, Ublock128_128, Ublock128_256, Ublock256_256, Variant};
 
-/// Deterministic test bytes (xorshift64*).
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed | 1;
-    (0..len)
-        .map(|_| {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            (s.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
+mod common;
+use common::bytes;
 
 fn ecb<V: Variant>(c: &Ublock<V>, block: &[u8]) -> Vec<u8> {
     let mut b = block.to_vec();
