@@ -18,12 +18,16 @@
 //! # }
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod bitslice;
 pub(crate) mod consts;
 mod key_schedule;
 mod soft;
 
 use core::fmt;
 use core::marker::PhantomData;
+use std::sync::OnceLock;
 
 use cipher::array::ArraySize;
 use cipher::consts::{U16, U32};
@@ -36,8 +40,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
-use crate::modes::BlockKernel;
+use crate::modes::{self, BlockKernel};
 use crate::registry::NamedCipher;
+use bitslice::PlaneKeys;
 
 /// One member of the uBlock family: its sizes and tables.
 pub trait Variant: Copy + Send + Sync + 'static + private::Sealed {
@@ -108,12 +113,19 @@ pub type Ublock256_256 = Ublock<V256_256>;
 pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
 
 /// The backends of uBlock, best first.
-const CANDIDATES: &[Candidate] = &[(Backend::Soft, |_| true)];
+const CANDIDATES: &[Candidate] = &[
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Avx512, |f| f.avx512_bw_vl()),
+    (Backend::Soft, |_| true),
+];
 
-/// A keyed uBlock cipher. The round keys are zeroized on drop.
+/// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
     rk: RoundKeys,
+    /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
+    /// keying stays cheap for short messages.
+    planes: OnceLock<PlaneKeys>,
     backend: Backend,
     _variant: PhantomData<V>,
 }
@@ -141,11 +153,27 @@ impl<V: Variant> Ublock<V> {
                 got: key.len(),
             });
         }
-        Ok(Self {
+        Ok(Self::keyed_unchecked(key, backend))
+    }
+
+    fn keyed_unchecked(key: &[u8], backend: Backend) -> Self {
+        Self {
             rk: key_schedule::expand::<V>(key),
+            planes: OnceLock::new(),
             backend,
             _variant: PhantomData,
-        })
+        }
+    }
+
+    fn planes(&self) -> &PlaneKeys {
+        self.planes
+            .get_or_init(|| bitslice::plane_keys::<V>(&self.rk))
+    }
+
+    /// Whether a call over `len` bytes goes to the bitsliced kernel rather than one block at
+    /// a time: a bitsliced batch costs about as much as a few single blocks.
+    fn bulk(len: usize) -> bool {
+        len >= BULK_BLOCKS * V::BLOCK
     }
 
     /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
@@ -153,6 +181,9 @@ impl<V: Variant> Ublock<V> {
         (i <= V::ROUNDS).then(|| &self.rk.0[i][..V::BLOCK])
     }
 }
+
+/// Fewest blocks worth a bitsliced batch.
+const BULK_BLOCKS: usize = 3;
 
 impl<V: Variant> BlockKernel for Ublock<V> {
     const BLOCK: usize = V::BLOCK;
@@ -162,13 +193,87 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
-        soft::encrypt_blocks::<V>(&self.rk, buf);
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 if Self::bulk(buf.len()) => {
+                avx512::ecb_encrypt::<V>(self.planes(), buf)
+            }
+            _ => false,
+        };
+        if !done {
+            soft::encrypt_blocks::<V>(&self.rk, buf);
+        }
     }
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
-        soft::decrypt_blocks::<V>(&self.rk, buf);
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 if Self::bulk(buf.len()) => {
+                avx512::ecb_decrypt::<V>(self.planes(), buf)
+            }
+            _ => false,
+        };
+        if !done {
+            soft::decrypt_blocks::<V>(&self.rk, buf);
+        }
+    }
+
+    fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 if Self::bulk(buf.len()) => {
+                avx512::ctr::<V>(self.planes(), counter, buf)
+            }
+            _ => false,
+        };
+        if !done {
+            modes::ctr_apply_batched(self, counter, buf);
+        }
+    }
+
+    fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 if Self::bulk(buf.len()) => {
+                avx512::cbc_decrypt::<V>(self.planes(), iv, buf)
+            }
+            _ => false,
+        };
+        if !done {
+            modes::cbc_decrypt_batched(self, iv, buf);
+        }
+    }
+
+    fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+        let wide = keys.len() > 1 && keys.iter().all(|k| k.backend == keys[0].backend);
+        let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512) if wide => {
+                (avx512::streams::<V>(), avx512::cbc_encrypt_streams::<V>)
+            }
+            _ => (0, |_, _, _| false),
+        };
+        let mut done = width > 0;
+        if done {
+            for ((k, iv), b) in keys
+                .chunks(width)
+                .zip(ivs.chunks_mut(width))
+                .zip(bufs.chunks_mut(width))
+            {
+                let rks: Vec<&RoundKeys> = k.iter().map(|c| &c.rk).collect();
+                done &= run(&rks, iv, b);
+            }
+        }
+        if !done {
+            for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+                k.kernel_cbc_encrypt(iv, b);
+            }
+        }
     }
 }
+
+/// A backend's CBC encryption of several streams side by side; `false` if it did nothing.
+type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
 
 impl<V: Variant> NamedCipher for Ublock<V> {
     const NAME: &'static str = V::NAME;
@@ -182,6 +287,14 @@ impl<V: Variant> NamedCipher for Ublock<V> {
         match backend {
             Some(b) => Self::with_backend(key, b),
             None => Self::from_key(key),
+        }
+    }
+}
+
+impl<V: Variant> Drop for Ublock<V> {
+    fn drop(&mut self) {
+        if let Some(p) = self.planes.get_mut() {
+            p.zeroize();
         }
     }
 }
@@ -210,11 +323,7 @@ impl<V: Variant> BlockSizeUser for Ublock<V> {
 
 impl<V: Variant> KeyInit for Ublock<V> {
     fn new(key: &Key<Self>) -> Self {
-        Self {
-            rk: key_schedule::expand::<V>(key),
-            backend: cpu::choose(CANDIDATES),
-            _variant: PhantomData,
-        }
+        Self::keyed_unchecked(key, cpu::choose(CANDIDATES))
     }
 }
 
