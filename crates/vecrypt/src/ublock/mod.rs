@@ -24,6 +24,8 @@ mod bitslice;
 pub(crate) mod consts;
 mod key_schedule;
 mod soft;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -115,7 +117,9 @@ pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
 /// The backends of uBlock, best first.
 const CANDIDATES: &[Candidate] = &[
     #[cfg(target_arch = "x86_64")]
-    (Backend::Avx512, |f| f.avx512_bw_vl()),
+    (Backend::Avx512, |f| f.avx512_bw_vl() && f.ssse3),
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Ssse3, |f| f.ssse3),
     (Backend::Soft, |_| true),
 ];
 
@@ -158,11 +162,23 @@ impl<V: Variant> Ublock<V> {
 
     fn keyed_unchecked(key: &[u8], backend: Backend) -> Self {
         Self {
-            rk: key_schedule::expand::<V>(key),
+            rk: Self::schedule(key, backend),
             planes: OnceLock::new(),
             backend,
             _variant: PhantomData,
         }
+    }
+
+    /// The key schedule: in registers on the SIMD backends, portable on the portable one.
+    fn schedule(key: &[u8], backend: Backend) -> RoundKeys {
+        #[cfg(target_arch = "x86_64")]
+        if backend != Backend::Soft
+            && let Some(rk) = ssse3::expand_key::<V>(key)
+        {
+            return rk;
+        }
+        let _ = backend;
+        key_schedule::expand::<V>(key)
     }
 
     fn planes(&self) -> &PlaneKeys {
@@ -198,6 +214,10 @@ impl<V: Variant> BlockKernel for Ublock<V> {
             Backend::Avx512 if Self::bulk(buf.len()) => {
                 avx512::ecb_encrypt::<V>(self.planes(), buf)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => ssse3::ecb_encrypt::<V>(&self.rk, buf, true),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => ssse3::ecb_encrypt::<V>(&self.rk, buf, false),
             _ => false,
         };
         if !done {
@@ -211,6 +231,10 @@ impl<V: Variant> BlockKernel for Ublock<V> {
             Backend::Avx512 if Self::bulk(buf.len()) => {
                 avx512::ecb_decrypt::<V>(self.planes(), buf)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => ssse3::ecb_decrypt::<V>(&self.rk, buf, true),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => ssse3::ecb_decrypt::<V>(&self.rk, buf, false),
             _ => false,
         };
         if !done {
@@ -228,6 +252,23 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         };
         if !done {
             modes::ctr_apply_batched(self, counter, buf);
+        }
+    }
+
+    fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, true),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, false),
+            _ => false,
+        };
+        if !done {
+            for block in buf.chunks_exact_mut(V::BLOCK) {
+                modes::xor_in_place(block, iv);
+                soft::encrypt_blocks::<V>(&self.rk, block);
+                iv.copy_from_slice(block);
+            }
         }
     }
 
