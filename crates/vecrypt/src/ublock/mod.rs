@@ -19,6 +19,8 @@
 //! ```
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod bitslice;
 pub(crate) mod consts;
@@ -119,6 +121,8 @@ const CANDIDATES: &[Candidate] = &[
     #[cfg(target_arch = "x86_64")]
     (Backend::Avx512, |f| f.avx512_bw_vl() && f.ssse3),
     #[cfg(target_arch = "x86_64")]
+    (Backend::Avx2, |f| f.avx2 && f.ssse3),
+    #[cfg(target_arch = "x86_64")]
     (Backend::Ssse3, |f| f.ssse3),
     (Backend::Soft, |_| true),
 ];
@@ -201,6 +205,53 @@ impl<V: Variant> Ublock<V> {
 /// Fewest blocks worth a bitsliced batch.
 const BULK_BLOCKS: usize = 3;
 
+/// The kernel one call runs on, chosen once per call from the backend and the data size.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Path {
+    /// Bitsliced, 512-bit registers.
+    Zmm,
+    /// Bitsliced, 256-bit registers.
+    Ymm,
+    /// One block at a time, nibble per byte; `vex` selects the AVX encoding.
+    Nibbles {
+        vex: bool,
+    },
+    Soft,
+}
+
+impl<V: Variant> Ublock<V> {
+    fn path(&self, len: usize) -> Path {
+        let bulk = Self::bulk(len);
+        match self.backend {
+            Backend::Avx512 if len > 256 => Path::Zmm,
+            Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
+            Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
+            Backend::Ssse3 => Path::Nibbles { vex: false },
+            _ => Path::Soft,
+        }
+    }
+
+    fn run_ecb(&self, buf: &mut [u8], decrypt: bool) {
+        #[cfg(target_arch = "x86_64")]
+        let done = match (self.path(buf.len()), decrypt) {
+            (Path::Zmm, false) => avx512::ecb_encrypt::<V>(self.planes(), buf),
+            (Path::Zmm, true) => avx512::ecb_decrypt::<V>(self.planes(), buf),
+            (Path::Ymm, false) => avx2::ecb_encrypt::<V>(self.planes(), buf),
+            (Path::Ymm, true) => avx2::ecb_decrypt::<V>(self.planes(), buf),
+            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(&self.rk, buf, vex),
+            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(&self.rk, buf, vex),
+            (Path::Soft, _) => false,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done && decrypt {
+            soft::decrypt_blocks::<V>(&self.rk, buf);
+        } else if !done {
+            soft::encrypt_blocks::<V>(&self.rk, buf);
+        }
+    }
+}
+
 impl<V: Variant> BlockKernel for Ublock<V> {
     const BLOCK: usize = V::BLOCK;
 
@@ -209,60 +260,35 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 if Self::bulk(buf.len()) => {
-                avx512::ecb_encrypt::<V>(self.planes(), buf)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => ssse3::ecb_encrypt::<V>(&self.rk, buf, true),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Ssse3 => ssse3::ecb_encrypt::<V>(&self.rk, buf, false),
-            _ => false,
-        };
-        if !done {
-            soft::encrypt_blocks::<V>(&self.rk, buf);
-        }
+        self.run_ecb(buf, false);
     }
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 if Self::bulk(buf.len()) => {
-                avx512::ecb_decrypt::<V>(self.planes(), buf)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => ssse3::ecb_decrypt::<V>(&self.rk, buf, true),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Ssse3 => ssse3::ecb_decrypt::<V>(&self.rk, buf, false),
-            _ => false,
-        };
-        if !done {
-            soft::decrypt_blocks::<V>(&self.rk, buf);
-        }
+        self.run_ecb(buf, true);
     }
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 if Self::bulk(buf.len()) => {
-                avx512::ctr::<V>(self.planes(), counter, buf)
-            }
+        #[cfg(target_arch = "x86_64")]
+        let done = match self.path(buf.len()) {
+            Path::Zmm => avx512::ctr::<V>(self.planes(), counter, buf),
+            Path::Ymm => avx2::ctr::<V>(self.planes(), counter, buf),
             _ => false,
         };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
         if !done {
             modes::ctr_apply_batched(self, counter, buf);
         }
     }
 
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, true),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Ssse3 => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, false),
+        #[cfg(target_arch = "x86_64")]
+        let done = match self.path(V::BLOCK) {
+            Path::Nibbles { vex } => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, vex),
             _ => false,
         };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
         if !done {
             for block in buf.chunks_exact_mut(V::BLOCK) {
                 modes::xor_in_place(block, iv);
@@ -273,24 +299,29 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 if Self::bulk(buf.len()) => {
-                avx512::cbc_decrypt::<V>(self.planes(), iv, buf)
-            }
+        #[cfg(target_arch = "x86_64")]
+        let done = match self.path(buf.len()) {
+            Path::Zmm => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
+            Path::Ymm => avx2::cbc_decrypt::<V>(self.planes(), iv, buf),
             _ => false,
         };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
         if !done {
             modes::cbc_decrypt_batched(self, iv, buf);
         }
     }
 
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        let wide = keys.len() > 1 && keys.iter().all(|k| k.backend == keys[0].backend);
+        let same = keys.iter().all(|k| k.backend == keys[0].backend);
         let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
             #[cfg(target_arch = "x86_64")]
-            Some(Backend::Avx512) if wide => {
+            Some(Backend::Avx512) if same && keys.len() > 16 => {
                 (avx512::streams::<V>(), avx512::cbc_encrypt_streams::<V>)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512 | Backend::Avx2) if same && keys.len() > 1 => {
+                (avx2::streams::<V>(), avx2::cbc_encrypt_streams::<V>)
             }
             _ => (0, |_, _, _| false),
         };
