@@ -149,6 +149,27 @@ pub(crate) const ROUND_CONSTANTS: [[u8; 16]; 32] = {
     c
 };
 
+/// The 8x8 bit matrix, in the layout GF2P8AFFINEQB takes, that multiplies a byte by `c` in
+/// Kuznyechik's field. Row `7 - i` of the qword (byte `i`) gives output bit `i` as a mask of
+/// input bits.
+pub(crate) const fn affine_matrix(c: u8) -> u64 {
+    let mut m = 0u64;
+    let mut out_bit = 0;
+    while out_bit < 8 {
+        let mut row = 0u8;
+        let mut in_bit = 0;
+        while in_bit < 8 {
+            if gf_mul(1 << in_bit, c) >> out_bit & 1 != 0 {
+                row |= 1 << in_bit;
+            }
+            in_bit += 1;
+        }
+        m |= (row as u64) << (8 * (7 - out_bit));
+        out_bit += 1;
+    }
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

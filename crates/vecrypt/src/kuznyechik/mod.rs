@@ -25,6 +25,8 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub(crate) mod consts;
 mod soft;
 mod table_leaky;
@@ -78,7 +80,12 @@ impl RoundKeys {
 }
 
 /// The backends of Kuznyechik, best first.
-const CANDIDATES: &[Candidate] = &[(Backend::TableLeaky, |_| true), (Backend::Soft, |_| true)];
+const CANDIDATES: &[Candidate] = &[
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Avx512, avx512::available),
+    (Backend::TableLeaky, |_| true),
+    (Backend::Soft, |_| true),
+];
 
 /// A keyed Kuznyechik cipher. The round keys are zeroized on drop.
 #[derive(Clone)]
@@ -138,17 +145,44 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
-        match self.backend {
-            Backend::TableLeaky => table_leaky::encrypt_blocks(&self.rk, buf),
-            _ => soft::encrypt_blocks(&self.rk, buf),
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => avx512::encrypt_blocks(&self.rk, buf),
+            Backend::TableLeaky => {
+                table_leaky::encrypt_blocks(&self.rk, buf);
+                true
+            }
+            _ => false,
+        };
+        if !done {
+            soft::encrypt_blocks(&self.rk, buf);
         }
     }
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
-        match self.backend {
-            Backend::TableLeaky => table_leaky::decrypt_blocks(&self.rk, buf),
-            _ => soft::decrypt_blocks(&self.rk, buf),
+        let done = match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => avx512::decrypt_blocks(&self.rk, buf),
+            Backend::TableLeaky => {
+                table_leaky::decrypt_blocks(&self.rk, buf);
+                true
+            }
+            _ => false,
+        };
+        if !done {
+            soft::decrypt_blocks(&self.rk, buf);
         }
+    }
+
+    fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512
+            && let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter)
+            && avx512::ctr(&self.rk, c, buf)
+        {
+            return;
+        }
+        crate::modes::ctr_apply_batched(self, counter, buf);
     }
 }
 
