@@ -42,6 +42,14 @@ struct Tables {
     rk: [[__m512i; 16]; 10],
 }
 
+impl Drop for Tables {
+    fn drop(&mut self) {
+        // SAFETY: `Tables` is plain vector data with no padding or pointers, so all-zero
+        // bytes are a valid value.
+        unsafe { zeroize::zeroize_flat_type(self) }
+    }
+}
+
 const MATRICES: [u64; 7] = [
     affine_matrix(ELL[0]),
     affine_matrix(ELL[1]),
@@ -103,97 +111,117 @@ unsafe fn xor(a: __m512i, b: __m512i) -> __m512i {
     unsafe { _mm512_xor_si512(a, b) }
 }
 
-/// L = R^16. Logical byte `k` lives in register `(k - step) mod 16`; each ℓ overwrites the
-/// register of the byte it consumes last, so after sixteen steps the ring is back in place.
+/// Calls `$f::<i>($args)` for i = 0..16, spelled out so that every register index is a
+/// constant and the state never leaves registers.
+macro_rules! unroll16 {
+    ($f:ident($($arg:expr),*)) => {
+        $f::<0>($($arg),*); $f::<1>($($arg),*); $f::<2>($($arg),*); $f::<3>($($arg),*);
+        $f::<4>($($arg),*); $f::<5>($($arg),*); $f::<6>($($arg),*); $f::<7>($($arg),*);
+        $f::<8>($($arg),*); $f::<9>($($arg),*); $f::<10>($($arg),*); $f::<11>($($arg),*);
+        $f::<12>($($arg),*); $f::<13>($($arg),*); $f::<14>($($arg),*); $f::<15>($($arg),*);
+    };
+}
+
+/// The sum of one R step: `fresh` is the product that involves the byte the previous step
+/// produced, added last so that the chain from step to step is one XOR, one
+/// multiplication and one XOR long; `others` are the remaining multiplied pairs and `ones`
+/// the bytes whose coefficient is 1.
 #[inline(always)]
-unsafe fn linear(s: &mut State, m: &[__m512i; 7]) {
+unsafe fn sum_products(fresh: __m512i, others: [__m512i; 6], ones: __m512i) -> __m512i {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
-        for step in 0..16 {
-            let x = |k: usize| s[(k + 16 - step) % 16];
-            let pairs = [
-                mul(xor(x(0), x(14)), m[0]),
+        let a = xor(xor(others[0], others[1]), others[2]);
+        let b = xor(xor(others[3], others[4]), others[5]);
+        xor(xor(xor(a, b), ones), fresh)
+    }
+}
+
+/// One R step, the `STEP`-th of L. Logical byte `k` lives in register `(k - STEP) mod 16`;
+/// ℓ overwrites the register of the byte it consumes last, so after sixteen steps the ring
+/// is back in place.
+#[inline(always)]
+unsafe fn r_step<const STEP: usize>(s: &mut State, m: &[__m512i; 7]) {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe {
+        let x = |k: usize| s[(k + 16 - STEP) % 16];
+        let t = sum_products(
+            mul(xor(x(0), x(14)), m[0]),
+            [
                 mul(xor(x(1), x(13)), m[1]),
                 mul(xor(x(2), x(12)), m[2]),
                 mul(xor(x(3), x(11)), m[3]),
                 mul(xor(x(4), x(10)), m[4]),
                 mul(xor(x(5), x(9)), m[5]),
                 mul(x(7), m[6]),
-            ];
-            let ones = xor(xor(x(6), x(8)), x(15));
-            let t = xor(
-                xor(xor(pairs[0], pairs[1]), xor(pairs[2], pairs[3])),
-                xor(xor(pairs[4], pairs[5]), xor(pairs[6], ones)),
-            );
-            s[(15 + 16 - step) % 16] = t;
-        }
+            ],
+            xor(xor(x(6), x(8)), x(15)),
+        );
+        s[(15 + 16 - STEP) % 16] = t;
     }
 }
 
-/// L⁻¹ = (R⁻¹)^16. Logical byte `k` lives in register `(k + step) mod 16`; each ℓ overwrites
-/// the register of the old byte 0, which becomes byte 15.
+/// One R⁻¹ step. Logical byte `k` lives in register `(k + STEP) mod 16`; ℓ overwrites the
+/// register of the old byte 0, which becomes byte 15.
 #[inline(always)]
-unsafe fn linear_inverse(s: &mut State, m: &[__m512i; 7]) {
+unsafe fn r_inv_step<const STEP: usize>(s: &mut State, m: &[__m512i; 7]) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
-        for step in 0..16 {
-            let y = |k: usize| s[(k + step) % 16];
-            let pairs = [
-                mul(xor(y(1), y(15)), m[0]),
+        let y = |k: usize| s[(k + STEP) % 16];
+        let t = sum_products(
+            mul(xor(y(1), y(15)), m[0]),
+            [
                 mul(xor(y(2), y(14)), m[1]),
                 mul(xor(y(3), y(13)), m[2]),
                 mul(xor(y(4), y(12)), m[3]),
                 mul(xor(y(5), y(11)), m[4]),
                 mul(xor(y(6), y(10)), m[5]),
                 mul(y(8), m[6]),
-            ];
-            let ones = xor(xor(y(7), y(9)), y(0));
-            let t = xor(
-                xor(xor(pairs[0], pairs[1]), xor(pairs[2], pairs[3])),
-                xor(xor(pairs[4], pairs[5]), xor(pairs[6], ones)),
-            );
-            s[step % 16] = t;
-        }
+            ],
+            xor(xor(y(7), y(9)), y(0)),
+        );
+        s[STEP % 16] = t;
     }
 }
 
+/// `s[I] = S(s[I])`.
 #[inline(always)]
-unsafe fn add_key(s: &mut State, k: &[__m512i; 16]) {
+unsafe fn sbox<const I: usize>(s: &mut State, t: &[__m512i; 4]) {
     // SAFETY: register-only operations, enabled by the caller.
-    unsafe {
-        for (x, k) in s.iter_mut().zip(k) {
-            *x = xor(*x, *k);
-        }
-    }
+    unsafe { s[I] = substitute(s[I], t) }
 }
 
+/// `s[I] ^= k[I]`.
+#[inline(always)]
+unsafe fn key<const I: usize>(s: &mut State, k: &[__m512i; 16]) {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe { s[I] = xor(s[I], k[I]) }
+}
+
+/// E = X[K10] L S X[K9] ... L S X[K1].
 #[inline(always)]
 unsafe fn encrypt_state(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in 0..9 {
-            add_key(s, &t.rk[round]);
-            for x in s.iter_mut() {
-                *x = substitute(*x, &t.sbox);
-            }
-            linear(s, &t.mul);
+            unroll16!(key(s, &t.rk[round]));
+            unroll16!(sbox(s, &t.sbox));
+            unroll16!(r_step(s, &t.mul));
         }
-        add_key(s, &t.rk[9]);
+        unroll16!(key(s, &t.rk[9]));
     }
 }
 
+/// D = X[K1] S⁻¹ L⁻¹ X[K2] ... S⁻¹ L⁻¹ X[K10].
 #[inline(always)]
 unsafe fn decrypt_state(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
-        add_key(s, &t.rk[9]);
-        for round in (0..9).rev() {
-            linear_inverse(s, &t.mul);
-            for x in s.iter_mut() {
-                *x = substitute(*x, &t.sbox);
-            }
-            add_key(s, &t.rk[round]);
+        for round in (1..10).rev() {
+            unroll16!(key(s, &t.rk[round]));
+            unroll16!(r_inv_step(s, &t.mul));
+            unroll16!(sbox(s, &t.sbox));
         }
+        unroll16!(key(s, &t.rk[0]));
     }
 }
 
