@@ -28,6 +28,9 @@ fn main() -> ExitCode {
     if wanted("ublock") {
         rows.extend(vecrypt_bench::ublock::rows(budget));
     }
+    if wanted("kuznyechik") {
+        rows.extend(vecrypt_bench::kuznyechik::rows(budget));
+    }
     print_table(&rows);
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&rows).expect("rows serialise");

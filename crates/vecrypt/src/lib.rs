@@ -18,6 +18,7 @@
 
 pub mod cpu;
 mod error;
+pub mod kuznyechik;
 pub mod modes;
 pub mod registry;
 pub mod ublock;

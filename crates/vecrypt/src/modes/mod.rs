@@ -5,6 +5,7 @@
 //! The defaults here are correct for every cipher and already batch blocks so that a wide
 //! `kernel_encrypt` keeps its lanes full. [`BlockModes`] is the checked public face.
 
+pub mod gost;
 mod multi;
 
 pub use multi::MultiKey;
