@@ -1,0 +1,664 @@
+//! VAES on 256-bit (two blocks per register) and 512-bit (four blocks) registers.
+//!
+//! One body of kernels, written once over a small set of width-specific primitives, is
+//! instantiated for each width. Enough registers are kept in flight to cover the three-cycle
+//! latency at the issue rate of each width (ymm: two per cycle, zmm: one). Every public
+//! function re-checks the CPU and falls back to AES-NI, which itself falls back to software.
+
+use super::{CounterWidth, RoundKeys, aesni};
+
+macro_rules! by_rounds {
+    ($rounds:expr, $f:ident $(:: <$($g:literal),*>)? ($($arg:expr),*)) => {
+        match $rounds {
+            10 => $f::<10 $($(, $g)*)?>($($arg),*),
+            12 => $f::<12 $($(, $g)*)?>($($arg),*),
+            _ => $f::<14 $($(, $g)*)?>($($arg),*),
+        }
+    };
+}
+
+/// The kernels, in terms of `V`, `LANES`, `UNROLL`, `FEATURES` and the primitives of the
+/// module that expands it.
+macro_rules! vaes_kernels {
+    ($features:literal) => {
+        const BYTES: usize = 16 * LANES;
+
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn round_keys(keys: &[[u8; 16]; 15]) -> [V; 15] {
+            core::array::from_fn(|r| bcast(&keys[r]))
+        }
+
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn encrypt_n<const NR: usize, const N: usize>(k: &[V; 15], b: &mut [V; N]) {
+            for x in b.iter_mut() {
+                *x = xor(*x, k[0]);
+            }
+            for key in &k[1..NR] {
+                for x in b.iter_mut() {
+                    *x = enc(*x, *key);
+                }
+            }
+            for x in b.iter_mut() {
+                *x = enclast(*x, k[NR]);
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn decrypt_n<const NR: usize, const N: usize>(k: &[V; 15], b: &mut [V; N]) {
+            for x in b.iter_mut() {
+                *x = xor(*x, k[0]);
+            }
+            for key in &k[1..NR] {
+                for x in b.iter_mut() {
+                    *x = dec(*x, *key);
+                }
+            }
+            for x in b.iter_mut() {
+                *x = declast(*x, k[NR]);
+            }
+        }
+
+        /// Runs `f` on the last, partial register's worth of blocks through a stack buffer.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn with_padded(tail: &mut [u8], f: impl FnOnce(V) -> V) {
+            let mut pad = [0u8; BYTES];
+            pad[..tail.len()].copy_from_slice(tail);
+            let out = f(ld(&pad, 0));
+            st(&mut pad, 0, out);
+            tail.copy_from_slice(&pad[..tail.len()]);
+            pad.fill(0);
+        }
+
+        #[target_feature(enable = $features)]
+        fn ecb<const NR: usize, const DECRYPT: bool>(keys: &[[u8; 16]; 15], buf: &mut [u8]) {
+            let k = round_keys(keys);
+            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            for chunk in &mut wide {
+                let mut b: [V; UNROLL] = core::array::from_fn(|i| ld(chunk, i * BYTES));
+                if DECRYPT {
+                    decrypt_n::<NR, UNROLL>(&k, &mut b);
+                } else {
+                    encrypt_n::<NR, UNROLL>(&k, &mut b);
+                }
+                for (i, v) in b.into_iter().enumerate() {
+                    st(chunk, i * BYTES, v);
+                }
+            }
+            let rest = wide.into_remainder();
+            let mut one = rest.chunks_exact_mut(BYTES);
+            for chunk in &mut one {
+                let mut b = [ld(chunk, 0)];
+                if DECRYPT {
+                    decrypt_n::<NR, 1>(&k, &mut b);
+                } else {
+                    encrypt_n::<NR, 1>(&k, &mut b);
+                }
+                st(chunk, 0, b[0]);
+            }
+            let tail = one.into_remainder();
+            if !tail.is_empty() {
+                with_padded(tail, |v| {
+                    let mut b = [v];
+                    if DECRYPT {
+                        decrypt_n::<NR, 1>(&k, &mut b);
+                    } else {
+                        encrypt_n::<NR, 1>(&k, &mut b);
+                    }
+                    b[0]
+                });
+            }
+        }
+
+        /// Lane `j` holds `first + j` in its low 64 bits.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn lane_counts(first: u64) -> V {
+            let mut bytes = [0u8; BYTES];
+            for (j, lane) in bytes.chunks_exact_mut(16).enumerate() {
+                lane[..8].copy_from_slice(&(first + j as u64).to_le_bytes());
+            }
+            ld(&bytes, 0)
+        }
+
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn counter_add<const C32: bool>(a: V, b: V) -> V {
+            if C32 { add32(a, b) } else { add64(a, b) }
+        }
+
+        #[target_feature(enable = $features)]
+        fn ctr<const NR: usize, const C32: bool>(
+            keys: &[[u8; 16]; 15],
+            counter: &[u8; 16],
+            buf: &mut [u8],
+        ) {
+            let k = round_keys(keys);
+            let rev = bcast(&REVERSE);
+            let mut base = counter_add::<C32>(shuf(bcast(counter), rev), lane_counts(0));
+            let offsets: [V; UNROLL] =
+                core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64));
+            let step_wide = lane_counts_flat((UNROLL * LANES) as u64);
+            let step_one = lane_counts_flat(LANES as u64);
+            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            for chunk in &mut wide {
+                let mut b: [V; UNROLL] =
+                    core::array::from_fn(|u| shuf(counter_add::<C32>(base, offsets[u]), rev));
+                encrypt_n::<NR, UNROLL>(&k, &mut b);
+                for (i, v) in b.into_iter().enumerate() {
+                    st(chunk, i * BYTES, xor(v, ld(chunk, i * BYTES)));
+                }
+                base = counter_add::<C32>(base, step_wide);
+            }
+            let rest = wide.into_remainder();
+            let mut one = rest.chunks_exact_mut(BYTES);
+            for chunk in &mut one {
+                let mut b = [shuf(base, rev)];
+                encrypt_n::<NR, 1>(&k, &mut b);
+                st(chunk, 0, xor(b[0], ld(chunk, 0)));
+                base = counter_add::<C32>(base, step_one);
+            }
+            let tail = one.into_remainder();
+            if !tail.is_empty() {
+                with_padded(tail, |v| {
+                    let mut b = [shuf(base, rev)];
+                    encrypt_n::<NR, 1>(&k, &mut b);
+                    xor(b[0], v)
+                });
+            }
+        }
+
+        /// Every lane holds `n` in its low 64 bits: the step between registers of counters.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn lane_counts_flat(n: u64) -> V {
+            let mut block = [0u8; 16];
+            block[..8].copy_from_slice(&n.to_le_bytes());
+            bcast(&block)
+        }
+
+        #[target_feature(enable = $features)]
+        fn cbc_decrypt<const NR: usize>(keys: &[[u8; 16]; 15], iv: &mut [u8; 16], buf: &mut [u8]) {
+            let k = round_keys(keys);
+            // Only the top lane of `last` matters: it is the ciphertext block before the next.
+            let mut last = bcast(iv);
+            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            for chunk in &mut wide {
+                let c: [V; UNROLL] = core::array::from_fn(|i| ld(chunk, i * BYTES));
+                let mut b = c;
+                decrypt_n::<NR, UNROLL>(&k, &mut b);
+                st(chunk, 0, xor(b[0], shift_in(c[0], last)));
+                for i in 1..UNROLL {
+                    st(chunk, i * BYTES, xor(b[i], shift_in(c[i], c[i - 1])));
+                }
+                last = c[UNROLL - 1];
+            }
+            let rest = wide.into_remainder();
+            let mut one = rest.chunks_exact_mut(BYTES);
+            for chunk in &mut one {
+                let c = ld(chunk, 0);
+                let mut b = [c];
+                decrypt_n::<NR, 1>(&k, &mut b);
+                st(chunk, 0, xor(b[0], shift_in(c, last)));
+                last = c;
+            }
+            let tail = one.into_remainder();
+            let mut top = [0u8; BYTES];
+            st(&mut top, 0, last);
+            let mut chain = [0u8; 16];
+            chain.copy_from_slice(&top[BYTES - 16..]);
+            if !tail.is_empty() {
+                // Each tail block's predecessor: the chain value, then the tail shifted up.
+                let mut prev = [0u8; BYTES];
+                prev[..16].copy_from_slice(&chain);
+                prev[16..tail.len()].copy_from_slice(&tail[..tail.len() - 16]);
+                chain.copy_from_slice(&tail[tail.len() - 16..]);
+                let p = ld(&prev, 0);
+                with_padded(tail, |c| {
+                    let mut b = [c];
+                    decrypt_n::<NR, 1>(&k, &mut b);
+                    xor(b[0], p)
+                });
+            }
+            *iv = chain;
+        }
+
+        /// CBC encryption of `U * LANES` streams, lane `j` of register `u` being stream
+        /// `u * LANES + j`; `blocks` blocks each.
+        #[target_feature(enable = $features)]
+        #[allow(clippy::needless_range_loop)] // lanes and rounds index two arrays in step
+        fn cbc_encrypt_streams<const NR: usize, const U: usize>(
+            keys: &[&RoundKeys],
+            ivs: &mut [[u8; 16]],
+            bufs: &mut [&mut [u8]],
+            blocks: usize,
+        ) {
+            let k: [[V; 15]; U] = core::array::from_fn(|u| {
+                core::array::from_fn(|r| {
+                    gather(core::array::from_fn(|j| {
+                        xmm_load(&keys[u * LANES + j].enc[r], 0)
+                    }))
+                })
+            });
+            let mut chain: [V; U] = core::array::from_fn(|u| {
+                gather(core::array::from_fn(|j| xmm_load(&ivs[u * LANES + j], 0)))
+            });
+            for blk in 0..blocks {
+                for u in 0..U {
+                    let p = gather(core::array::from_fn(|j| xmm_load(bufs[u * LANES + j], blk)));
+                    chain[u] = xor(xor(chain[u], p), k[u][0]);
+                }
+                for r in 1..NR {
+                    for u in 0..U {
+                        chain[u] = enc(chain[u], k[u][r]);
+                    }
+                }
+                for u in 0..U {
+                    chain[u] = enclast(chain[u], k[u][NR]);
+                    for (j, c) in scatter(chain[u]).into_iter().enumerate() {
+                        xmm_store(bufs[u * LANES + j], blk, c);
+                    }
+                }
+            }
+            for u in 0..U {
+                for (j, c) in scatter(chain[u]).into_iter().enumerate() {
+                    xmm_store(&mut ivs[u * LANES + j], 0, c);
+                }
+            }
+        }
+
+        /// Whether this CPU runs the code of this module.
+        pub(crate) fn runnable() -> bool {
+            aesni::runnable() && features_present()
+        }
+
+        pub(crate) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
+            if !runnable() {
+                return aesni::encrypt(rk, buf);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe { by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf)) }
+        }
+
+        pub(crate) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
+            if !runnable() {
+                return aesni::decrypt(rk, buf);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe { by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf)) }
+        }
+
+        pub(crate) fn ctr_blocks(
+            rk: &RoundKeys,
+            width: CounterWidth,
+            counter: &[u8; 16],
+            buf: &mut [u8],
+        ) {
+            if !runnable() {
+                return aesni::ctr_blocks(rk, width, counter, buf);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe {
+                match width {
+                    CounterWidth::Low32 => {
+                        by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf))
+                    }
+                    CounterWidth::Low64 => {
+                        by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf))
+                    }
+                }
+            }
+        }
+
+        pub(crate) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+            if !runnable() {
+                return aesni::decrypt_cbc(rk, iv, buf);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
+        }
+
+        /// Streams interleaved at most by [`encrypt_cbc_streams`].
+        pub(crate) const MAX_STREAMS: usize = MAX_REGS * LANES;
+
+        /// CBC encryption of a multiple of `LANES` streams (at most [`MAX_STREAMS`]) of the
+        /// same key size, `blocks` blocks each. Returns false, doing nothing, otherwise.
+        pub(crate) fn encrypt_cbc_streams(
+            keys: &[&RoundKeys],
+            ivs: &mut [[u8; 16]],
+            bufs: &mut [&mut [u8]],
+            blocks: usize,
+        ) -> bool {
+            let n = keys.len();
+            let rounds = keys.first().map_or(10, |k| k.rounds);
+            if !runnable()
+                || n == 0
+                || n % LANES != 0
+                || n > MAX_STREAMS
+                || keys.iter().any(|k| k.rounds != rounds)
+                || bufs.iter().any(|b| b.len() < 16 * blocks)
+                || ivs.len() != n
+                || bufs.len() != n
+            {
+                return false;
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe {
+                match n / LANES {
+                    1 => by_rounds!(rounds, cbc_encrypt_streams::<1>(keys, ivs, bufs, blocks)),
+                    2 => by_rounds!(rounds, cbc_encrypt_streams::<2>(keys, ivs, bufs, blocks)),
+                    3 => by_rounds!(rounds, cbc_encrypt_streams::<3>(keys, ivs, bufs, blocks)),
+                    4 => by_rounds!(rounds, cbc_encrypt_streams::<4>(keys, ivs, bufs, blocks)),
+                    5 => by_rounds!(rounds, cbc_encrypt_streams::<5>(keys, ivs, bufs, blocks)),
+                    6 => by_rounds!(rounds, cbc_encrypt_streams::<6>(keys, ivs, bufs, blocks)),
+                    7 => by_rounds!(rounds, cbc_encrypt_streams::<7>(keys, ivs, bufs, blocks)),
+                    8 => by_rounds!(rounds, cbc_encrypt_streams::<8>(keys, ivs, bufs, blocks)),
+                    _ => return false,
+                }
+            }
+            true
+        }
+    };
+}
+
+/// Byte reversal within each block.
+const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
+
+/// 512-bit registers, four blocks each.
+pub(crate) mod zmm {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+
+    use super::{CounterWidth, REVERSE, RoundKeys, aesni};
+    use crate::cpu;
+
+    type V = __m512i;
+    const LANES: usize = 4;
+    const UNROLL: usize = 4;
+    const MAX_REGS: usize = 4;
+
+    fn features_present() -> bool {
+        let f = cpu::features();
+        f.vaes && f.vpclmulqdq && f.avx512f && f.avx512bw && f.avx512vl && f.avx2
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn ld(bytes: &[u8], off: usize) -> V {
+        assert!(bytes.len() >= off + 64);
+        // SAFETY: the assertion keeps the 64 bytes read inside `bytes`; no alignment needed.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().add(off).cast()) }
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn st(bytes: &mut [u8], off: usize, v: V) {
+        assert!(bytes.len() >= off + 64);
+        // SAFETY: the assertion keeps the 64 bytes written inside `bytes`; no alignment needed.
+        unsafe { _mm512_storeu_si512(bytes.as_mut_ptr().add(off).cast(), v) }
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn xmm_load(bytes: &[u8], i: usize) -> __m128i {
+        assert!(bytes.len() >= 16 * (i + 1));
+        // SAFETY: the assertion keeps the 16 bytes read inside `bytes`; no alignment needed.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) }
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn xmm_store(bytes: &mut [u8], i: usize, v: __m128i) {
+        assert!(bytes.len() >= 16 * (i + 1));
+        // SAFETY: the assertion keeps the 16 bytes written inside `bytes`; no alignment needed.
+        unsafe { _mm_storeu_si128(bytes.as_mut_ptr().add(16 * i).cast(), v) }
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn bcast(block: &[u8; 16]) -> V {
+        _mm512_broadcast_i32x4(xmm_load(block, 0))
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn gather(b: [__m128i; LANES]) -> V {
+        let v = _mm512_castsi128_si512(b[0]);
+        let v = _mm512_inserti32x4::<1>(v, b[1]);
+        let v = _mm512_inserti32x4::<2>(v, b[2]);
+        _mm512_inserti32x4::<3>(v, b[3])
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn scatter(v: V) -> [__m128i; LANES] {
+        [
+            _mm512_castsi512_si128(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ]
+    }
+
+    /// `[prev.lane3, cur.lane0, cur.lane1, cur.lane2]`: each block's predecessor.
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn shift_in(cur: V, prev: V) -> V {
+        _mm512_alignr_epi64::<6>(cur, prev)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn xor(a: V, b: V) -> V {
+        _mm512_xor_si512(a, b)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn enc(a: V, k: V) -> V {
+        _mm512_aesenc_epi128(a, k)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn enclast(a: V, k: V) -> V {
+        _mm512_aesenclast_epi128(a, k)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn dec(a: V, k: V) -> V {
+        _mm512_aesdec_epi128(a, k)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn declast(a: V, k: V) -> V {
+        _mm512_aesdeclast_epi128(a, k)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn shuf(a: V, m: V) -> V {
+        _mm512_shuffle_epi8(a, m)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn add32(a: V, b: V) -> V {
+        _mm512_add_epi32(a, b)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn add64(a: V, b: V) -> V {
+        _mm512_add_epi64(a, b)
+    }
+
+    vaes_kernels!("avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3");
+}
+
+/// 256-bit registers, two blocks each.
+pub(crate) mod ymm {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+
+    use super::{CounterWidth, REVERSE, RoundKeys, aesni};
+    use crate::cpu;
+
+    type V = __m256i;
+    const LANES: usize = 2;
+    const UNROLL: usize = 8;
+    const MAX_REGS: usize = 8;
+
+    fn features_present() -> bool {
+        let f = cpu::features();
+        f.vaes && f.vpclmulqdq && f.avx2 && f.avx
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn ld(bytes: &[u8], off: usize) -> V {
+        assert!(bytes.len() >= off + 32);
+        // SAFETY: the assertion keeps the 32 bytes read inside `bytes`; no alignment needed.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().add(off).cast()) }
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn st(bytes: &mut [u8], off: usize, v: V) {
+        assert!(bytes.len() >= off + 32);
+        // SAFETY: the assertion keeps the 32 bytes written inside `bytes`; no alignment needed.
+        unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().add(off).cast(), v) }
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn xmm_load(bytes: &[u8], i: usize) -> __m128i {
+        assert!(bytes.len() >= 16 * (i + 1));
+        // SAFETY: the assertion keeps the 16 bytes read inside `bytes`; no alignment needed.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) }
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn xmm_store(bytes: &mut [u8], i: usize, v: __m128i) {
+        assert!(bytes.len() >= 16 * (i + 1));
+        // SAFETY: the assertion keeps the 16 bytes written inside `bytes`; no alignment needed.
+        unsafe { _mm_storeu_si128(bytes.as_mut_ptr().add(16 * i).cast(), v) }
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn bcast(block: &[u8; 16]) -> V {
+        _mm256_broadcastsi128_si256(xmm_load(block, 0))
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn gather(b: [__m128i; LANES]) -> V {
+        _mm256_set_m128i(b[1], b[0])
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn scatter(v: V) -> [__m128i; LANES] {
+        [_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)]
+    }
+
+    /// `[prev.lane1, cur.lane0]`: each block's predecessor.
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn shift_in(cur: V, prev: V) -> V {
+        _mm256_permute2x128_si256::<0x21>(prev, cur)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn xor(a: V, b: V) -> V {
+        _mm256_xor_si256(a, b)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn enc(a: V, k: V) -> V {
+        _mm256_aesenc_epi128(a, k)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn enclast(a: V, k: V) -> V {
+        _mm256_aesenclast_epi128(a, k)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn dec(a: V, k: V) -> V {
+        _mm256_aesdec_epi128(a, k)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn declast(a: V, k: V) -> V {
+        _mm256_aesdeclast_epi128(a, k)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn shuf(a: V, m: V) -> V {
+        _mm256_shuffle_epi8(a, m)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn add32(a: V, b: V) -> V {
+        _mm256_add_epi32(a, b)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn add64(a: V, b: V) -> V {
+        _mm256_add_epi64(a, b)
+    }
+
+    vaes_kernels!("avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3");
+}
