@@ -7,6 +7,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::ghash::{self, POWERS};
 use super::{CounterWidth, RoundKeys, soft};
 use crate::cpu;
 
@@ -301,4 +302,101 @@ pub(crate) fn encrypt_cbc_streams(
     }
     // SAFETY: runnable() confirmed the features this kernel is compiled for.
     unsafe { streams!(1 2 3 4 5 6 7 8) }
+}
+
+/// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
+#[target_feature(enable = "sse2,pclmulqdq")]
+#[inline]
+pub(crate) fn mul_parts(a: __m128i, b: __m128i) -> [__m128i; 3] {
+    [
+        _mm_clmulepi64_si128::<0x00>(a, b),
+        _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x01>(a, b),
+            _mm_clmulepi64_si128::<0x10>(a, b),
+        ),
+        _mm_clmulepi64_si128::<0x11>(a, b),
+    ]
+}
+
+/// Montgomery reduction of a 256-bit carry-less product given as its three parts: returns
+/// `product * x^-128` modulo x^128 + x^127 + x^126 + x^121 + 1 (the POLYVAL field), folding
+/// the low half away 64 bits at a time with one multiplication each.
+#[target_feature(enable = "sse2,pclmulqdq")]
+#[inline]
+pub(crate) fn reduce(parts: [__m128i; 3]) -> __m128i {
+    let [lo, mid, hi] = parts;
+    let low = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    let high = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    let poly = _mm_set_epi64x(0xc200_0000_0000_0000u64 as i64, 1);
+    let t = _mm_clmulepi64_si128::<0x10>(low, poly);
+    let low = _mm_xor_si128(_mm_shuffle_epi32::<78>(low), t);
+    let t = _mm_clmulepi64_si128::<0x10>(low, poly);
+    let low = _mm_xor_si128(_mm_shuffle_epi32::<78>(low), t);
+    _mm_xor_si128(high, low)
+}
+
+#[target_feature(enable = "sse2,pclmulqdq")]
+#[inline]
+fn xor3(acc: &mut [__m128i; 3], parts: [__m128i; 3]) {
+    for (a, p) in acc.iter_mut().zip(parts) {
+        *a = _mm_xor_si128(*a, p);
+    }
+}
+
+#[target_feature(enable = "sse2,ssse3,pclmulqdq")]
+fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
+    let h = load(key, 0);
+    let mut out = [[0u8; 16]; POWERS];
+    let mut p = h;
+    for k in 1..=16 {
+        store(&mut out[16 - k], 0, p);
+        p = reduce(mul_parts(p, h));
+    }
+    out
+}
+
+/// Eight blocks per reduction: each block times the power of H that brings it to the end.
+#[target_feature(enable = "sse2,ssse3,pclmulqdq")]
+fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
+    let rev = reverse_mask();
+    let p: [__m128i; 8] = core::array::from_fn(|i| load(&powers[8 + i], 0));
+    let p1 = load(&powers[15], 0);
+    let mut s = _mm_shuffle_epi8(load(acc, 0), rev);
+    let mut wide = data.chunks_exact(16 * 8);
+    for chunk in &mut wide {
+        let zero = _mm_setzero_si128();
+        let mut sum = [zero; 3];
+        for (i, power) in p.iter().enumerate() {
+            let mut x = _mm_shuffle_epi8(load(chunk, i), rev);
+            if i == 0 {
+                x = _mm_xor_si128(x, s);
+            }
+            xor3(&mut sum, mul_parts(x, *power));
+        }
+        s = reduce(sum);
+    }
+    for block in wide.remainder().chunks_exact(16) {
+        let x = _mm_xor_si128(_mm_shuffle_epi8(load(block, 0), rev), s);
+        s = reduce(mul_parts(x, p1));
+    }
+    store(acc, 0, _mm_shuffle_epi8(s, rev));
+}
+
+/// H^16 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels.
+pub(crate) fn ghash_powers(h: &[u8; 16]) -> [[u8; 16]; POWERS] {
+    if !runnable() {
+        return [[0u8; 16]; POWERS];
+    }
+    let key = ghash::polyval_key(h);
+    // SAFETY: runnable() confirmed the features this kernel is compiled for.
+    unsafe { powers_kernel(&key) }
+}
+
+/// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order).
+pub(crate) fn ghash(h: &[u8; 16], powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
+    if !runnable() {
+        return ghash::update(h, acc, data);
+    }
+    // SAFETY: runnable() confirmed the features this kernel is compiled for.
+    unsafe { ghash_kernel(powers, acc, data) }
 }

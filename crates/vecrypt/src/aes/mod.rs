@@ -13,9 +13,13 @@
 //! ```
 
 mod aesni;
+mod gcm;
+mod ghash;
 mod key_schedule;
 mod soft;
 mod vaes;
+
+pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm};
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -300,6 +304,56 @@ pub(crate) fn cbc_decrypt_with(
         crate::modes::xor_in_place(&mut chunk[..16], iv);
         crate::modes::xor_in_place(&mut chunk[16..], &saved[..saved.len() - 16]);
         iv.copy_from_slice(&saved[saved.len() - 16..]);
+    }
+}
+
+/// CTR on the portable backend, shaped like the SIMD kernels.
+pub(crate) fn soft_ctr_blocks(
+    rk: &RoundKeys,
+    width: CounterWidth,
+    counter: &[u8; 16],
+    buf: &mut [u8],
+) {
+    ctr_blocks_with(rk, width, counter, buf, soft::encrypt_blocks);
+}
+
+/// GHASH on the portable backend, shaped like the carry-less kernels.
+pub(crate) fn soft_ghash(
+    h: &[u8; 16],
+    _powers: &[[u8; 16]; ghash::POWERS],
+    acc: &mut [u8; 16],
+    data: &[u8],
+) {
+    ghash::update(h, acc, data);
+}
+
+type CtrFn = fn(&RoundKeys, CounterWidth, &[u8; 16], &mut [u8]);
+type GhashFn = fn(&[u8; 16], &[[u8; 16]; ghash::POWERS], &mut [u8; 16], &[u8]);
+
+/// GCM over whole blocks in two passes (CTR, then GHASH of the ciphertext), a few KiB at a
+/// time so that the second pass reads from cache.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gcm_blocks_with(
+    rk: &RoundKeys,
+    h: &[u8; 16],
+    powers: &[[u8; 16]; ghash::POWERS],
+    decrypt: bool,
+    counter: &[u8; 16],
+    acc: &mut [u8; 16],
+    buf: &mut [u8],
+    ctr: CtrFn,
+    ghash: GhashFn,
+) {
+    let mut c = *counter;
+    for chunk in buf.chunks_mut(16 * 256) {
+        if decrypt {
+            ghash(h, powers, acc, chunk);
+            ctr(rk, CounterWidth::Low32, &c, chunk);
+        } else {
+            ctr(rk, CounterWidth::Low32, &c, chunk);
+            ghash(h, powers, acc, chunk);
+        }
+        advance(CounterWidth::Low32, &mut c, (chunk.len() / 16) as u128);
     }
 }
 

@@ -5,6 +5,7 @@
 //! latency at the issue rate of each width (ymm: two per cycle, zmm: one). Every public
 //! function re-checks the CPU and falls back to AES-NI, which itself falls back to software.
 
+use super::ghash::POWERS;
 use super::{CounterWidth, RoundKeys, aesni};
 
 macro_rules! by_rounds {
@@ -270,6 +271,125 @@ macro_rules! vaes_kernels {
             }
         }
 
+        /// GHASH of up to `UNROLL` registers of blocks (GCM byte order), folded into the state
+        /// `s` (carry-less domain). Block `i` of the batch is multiplied by the power of H read
+        /// at `first + 16 * i` bytes into `powers`, so one reduction serves the whole batch.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn ghash_regs(s: __m128i, data: &[V], powers: &[u8], first: usize, rev: V) -> __m128i {
+            let mut lo = zero();
+            let mut mid = zero();
+            let mut hi = zero();
+            for (u, d) in data.iter().enumerate() {
+                let mut x = shuf(*d, rev);
+                if u == 0 {
+                    x = xor(x, zext(s));
+                }
+                let p = ld(powers, first + u * BYTES);
+                lo = xor(lo, clmul::<0x00>(x, p));
+                mid = xor(mid, xor(clmul::<0x01>(x, p), clmul::<0x10>(x, p)));
+                hi = xor(hi, clmul::<0x11>(x, p));
+            }
+            aesni::reduce([fold(lo), fold(mid), fold(hi)])
+        }
+
+        /// GCM over whole blocks: CTR with a 32-bit counter from `counter` and GHASH of the
+        /// ciphertext into `acc`, in one pass; sixteen blocks per reduction.
+        #[target_feature(enable = $features)]
+        fn gcm<const NR: usize, const DECRYPT: bool>(
+            keys: &[[u8; 16]; 15],
+            powers: &[[u8; 16]; POWERS],
+            counter: &[u8; 16],
+            acc: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
+            const BATCH: usize = UNROLL * LANES;
+            let k = round_keys(keys);
+            let rev = bcast(&REVERSE);
+            let table = powers.as_flattened();
+            let full_batch_first = 16 * (16 - BATCH);
+            let mut s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
+            let mut base = add32(shuf(bcast(counter), rev), lane_counts(0));
+            let offsets: [V; UNROLL] =
+                core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64));
+            let step_wide = lane_counts_flat(BATCH as u64);
+            let step_one = lane_counts_flat(LANES as u64);
+            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            for chunk in &mut wide {
+                let mut ks: [V; UNROLL] =
+                    core::array::from_fn(|u| shuf(add32(base, offsets[u]), rev));
+                encrypt_n::<NR, UNROLL>(&k, &mut ks);
+                let mut c = [zero(); UNROLL];
+                for u in 0..UNROLL {
+                    let input = ld(chunk, u * BYTES);
+                    let out = xor(ks[u], input);
+                    st(chunk, u * BYTES, out);
+                    c[u] = if DECRYPT { input } else { out };
+                }
+                s = ghash_regs(s, &c, table, full_batch_first, rev);
+                base = add32(base, step_wide);
+            }
+            let rest = wide.into_remainder();
+            let blocks = rest.len() / 16;
+            if blocks > 0 {
+                let regs = blocks.div_ceil(LANES);
+                let mut pad = [0u8; BYTES * UNROLL];
+                pad[..rest.len()].copy_from_slice(rest);
+                let mut c = [zero(); UNROLL];
+                for u in 0..regs {
+                    let mut ks = [shuf(base, rev)];
+                    encrypt_n::<NR, 1>(&k, &mut ks);
+                    let input = ld(&pad, u * BYTES);
+                    c[u] = input;
+                    st(&mut pad, u * BYTES, xor(ks[0], input));
+                    base = add32(base, step_one);
+                }
+                rest.copy_from_slice(&pad[..rest.len()]);
+                if !DECRYPT {
+                    pad[rest.len()..].fill(0);
+                    for u in 0..regs {
+                        c[u] = ld(&pad, u * BYTES);
+                    }
+                }
+                s = ghash_regs(s, &c[..regs], table, 16 * (16 - blocks), rev);
+                pad.fill(0);
+            }
+            xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
+        }
+
+        /// GCM encryption (or decryption) of whole blocks with GHASH of the ciphertext.
+        pub(crate) fn gcm_blocks(
+            rk: &RoundKeys,
+            h: &[u8; 16],
+            powers: &[[u8; 16]; POWERS],
+            decrypt: bool,
+            counter: &[u8; 16],
+            acc: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
+            if !runnable() {
+                return super::super::gcm_blocks_with(
+                    rk,
+                    h,
+                    powers,
+                    decrypt,
+                    counter,
+                    acc,
+                    buf,
+                    aesni::ctr_blocks,
+                    aesni::ghash,
+                );
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe {
+                if decrypt {
+                    by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
+                } else {
+                    by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
+                }
+            }
+        }
+
         /// Whether this CPU runs the code of this module.
         pub(crate) fn runnable() -> bool {
             aesni::runnable() && features_present()
@@ -374,7 +494,7 @@ pub(crate) mod zmm {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
-    use super::{CounterWidth, REVERSE, RoundKeys, aesni};
+    use super::{CounterWidth, POWERS, REVERSE, RoundKeys, aesni};
     use crate::cpu;
 
     type V = __m512i;
@@ -532,6 +652,40 @@ pub(crate) mod zmm {
         _mm512_add_epi64(a, b)
     }
 
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn zero() -> V {
+        _mm512_setzero_si512()
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn zext(x: __m128i) -> V {
+        _mm512_zextsi128_si512(x)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn clmul<const IMM: i32>(a: V, b: V) -> V {
+        _mm512_clmulepi64_epi128::<IMM>(a, b)
+    }
+
+    /// XOR of the four lanes.
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn fold(v: V) -> __m128i {
+        let [a, b, c, d] = scatter(v);
+        _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d))
+    }
+
     vaes_kernels!("avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3");
 }
 
@@ -542,7 +696,7 @@ pub(crate) mod ymm {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
-    use super::{CounterWidth, REVERSE, RoundKeys, aesni};
+    use super::{CounterWidth, POWERS, REVERSE, RoundKeys, aesni};
     use crate::cpu;
 
     type V = __m256i;
@@ -658,6 +812,32 @@ pub(crate) mod ymm {
     #[inline]
     fn add64(a: V, b: V) -> V {
         _mm256_add_epi64(a, b)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn zero() -> V {
+        _mm256_setzero_si256()
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn zext(x: __m128i) -> V {
+        _mm256_zextsi128_si256(x)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn clmul<const IMM: i32>(a: V, b: V) -> V {
+        _mm256_clmulepi64_epi128::<IMM>(a, b)
+    }
+
+    /// XOR of the two lanes.
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn fold(v: V) -> __m128i {
+        let [a, b] = scatter(v);
+        _mm_xor_si128(a, b)
     }
 
     vaes_kernels!("avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3");
