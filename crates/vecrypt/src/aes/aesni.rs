@@ -7,7 +7,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::ghash::{self, POWERS};
+use super::ghash::{self, MAX_BATCH, POWERS};
 use super::{CounterWidth, RoundKeys, soft};
 use crate::cpu;
 
@@ -348,8 +348,8 @@ fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
     let h = load(key, 0);
     let mut out = [[0u8; 16]; POWERS];
     let mut p = h;
-    for k in 1..=16 {
-        store(&mut out[16 - k], 0, p);
+    for k in 1..=MAX_BATCH {
+        store(&mut out[MAX_BATCH - k], 0, p);
         p = reduce(mul_parts(p, h));
     }
     out
@@ -359,8 +359,8 @@ fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
 #[target_feature(enable = "sse2,ssse3,pclmulqdq")]
 fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
     let rev = reverse_mask();
-    let p: [__m128i; 8] = core::array::from_fn(|i| load(&powers[8 + i], 0));
-    let p1 = load(&powers[15], 0);
+    let p: [__m128i; 8] = core::array::from_fn(|i| load(&powers[MAX_BATCH - 8 + i], 0));
+    let p1 = load(&powers[MAX_BATCH - 1], 0);
     let mut s = _mm_shuffle_epi8(load(acc, 0), rev);
     let mut wide = data.chunks_exact(16 * 8);
     for chunk in &mut wide {
@@ -382,7 +382,7 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
     store(acc, 0, _mm_shuffle_epi8(s, rev));
 }
 
-/// H^16 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels.
+/// H^32 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels.
 pub(crate) fn ghash_powers(h: &[u8; 16]) -> [[u8; 16]; POWERS] {
     if !runnable() {
         return [[0u8; 16]; POWERS];

@@ -2,9 +2,11 @@
 //! the specification with masks instead of branches. The x86 backends use carry-less
 //! multiplication instead; this is the reference they are tested against.
 
-/// Blocks of GHASH powers the x86 kernels keep: H^16 down to H^1, then zeros so that a
+/// Most blocks the x86 kernels fold into one GHASH reduction.
+pub(crate) const MAX_BATCH: usize = 32;
+/// Blocks of GHASH powers the x86 kernels keep: H^32 down to H^1, then zeros so that a
 /// register loaded past H^1 multiplies padding lanes by zero.
-pub(crate) const POWERS: usize = 20;
+pub(crate) const POWERS: usize = MAX_BATCH + 4;
 
 /// `x * h` in GF(2^128) with GCM's bit order (the first bit of a block is the constant term).
 fn mul(x: u128, h: u128) -> u128 {

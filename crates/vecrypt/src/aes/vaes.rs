@@ -5,7 +5,7 @@
 //! latency at the issue rate of each width (ymm: two per cycle, zmm: one). Every public
 //! function re-checks the CPU and falls back to AES-NI, which itself falls back to software.
 
-use super::ghash::POWERS;
+use super::ghash::{MAX_BATCH, POWERS};
 use super::{CounterWidth, RoundKeys, aesni};
 
 macro_rules! by_rounds {
@@ -271,9 +271,10 @@ macro_rules! vaes_kernels {
             }
         }
 
-        /// GHASH of up to `UNROLL` registers of blocks (GCM byte order), folded into the state
-        /// `s` (carry-less domain). Block `i` of the batch is multiplied by the power of H read
-        /// at `first + 16 * i` bytes into `powers`, so one reduction serves the whole batch.
+        /// GHASH of up to `GCM_REGS` registers of blocks (GCM byte order), folded into the
+        /// state `s` (carry-less domain). Block `i` of the batch is multiplied by the power of H
+        /// read at `first + 16 * i` bytes into `powers`, so one reduction serves the batch;
+        /// the reduction runs on every lane at once before the lanes are added up.
         #[target_feature(enable = $features)]
         #[inline]
         fn ghash_regs(s: __m128i, data: &[V], powers: &[u8], first: usize, rev: V) -> __m128i {
@@ -290,11 +291,16 @@ macro_rules! vaes_kernels {
                 mid = xor(mid, xor(clmul::<0x01>(x, p), clmul::<0x10>(x, p)));
                 hi = xor(hi, clmul::<0x11>(x, p));
             }
-            aesni::reduce([fold(lo), fold(mid), fold(hi)])
+            let low = xor(lo, lane_shl8(mid));
+            let high = xor(hi, lane_shr8(mid));
+            let poly = bcast(&POLY);
+            let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
+            let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
+            fold(xor(high, low))
         }
 
         /// GCM over whole blocks: CTR with a 32-bit counter from `counter` and GHASH of the
-        /// ciphertext into `acc`, in one pass; sixteen blocks per reduction.
+        /// ciphertext into `acc`, in one pass; `GCM_REGS` registers of blocks per reduction.
         #[target_feature(enable = $features)]
         fn gcm<const NR: usize, const DECRYPT: bool>(
             keys: &[[u8; 16]; 15],
@@ -303,24 +309,24 @@ macro_rules! vaes_kernels {
             acc: &mut [u8; 16],
             buf: &mut [u8],
         ) {
-            const BATCH: usize = UNROLL * LANES;
+            const BATCH: usize = GCM_REGS * LANES;
             let k = round_keys(keys);
             let rev = bcast(&REVERSE);
             let table = powers.as_flattened();
-            let full_batch_first = 16 * (16 - BATCH);
+            let full_batch_first = 16 * (MAX_BATCH - BATCH);
             let mut s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
             let mut base = add32(shuf(bcast(counter), rev), lane_counts(0));
-            let offsets: [V; UNROLL] =
+            let offsets: [V; GCM_REGS] =
                 core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64));
             let step_wide = lane_counts_flat(BATCH as u64);
             let step_one = lane_counts_flat(LANES as u64);
-            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            let mut wide = buf.chunks_exact_mut(BYTES * GCM_REGS);
             for chunk in &mut wide {
-                let mut ks: [V; UNROLL] =
+                let mut ks: [V; GCM_REGS] =
                     core::array::from_fn(|u| shuf(add32(base, offsets[u]), rev));
-                encrypt_n::<NR, UNROLL>(&k, &mut ks);
-                let mut c = [zero(); UNROLL];
-                for u in 0..UNROLL {
+                encrypt_n::<NR, GCM_REGS>(&k, &mut ks);
+                let mut c = [zero(); GCM_REGS];
+                for u in 0..GCM_REGS {
                     let input = ld(chunk, u * BYTES);
                     let out = xor(ks[u], input);
                     st(chunk, u * BYTES, out);
@@ -333,9 +339,9 @@ macro_rules! vaes_kernels {
             let blocks = rest.len() / 16;
             if blocks > 0 {
                 let regs = blocks.div_ceil(LANES);
-                let mut pad = [0u8; BYTES * UNROLL];
+                let mut pad = [0u8; BYTES * GCM_REGS];
                 pad[..rest.len()].copy_from_slice(rest);
-                let mut c = [zero(); UNROLL];
+                let mut c = [zero(); GCM_REGS];
                 for u in 0..regs {
                     let mut ks = [shuf(base, rev)];
                     encrypt_n::<NR, 1>(&k, &mut ks);
@@ -351,7 +357,7 @@ macro_rules! vaes_kernels {
                         c[u] = ld(&pad, u * BYTES);
                     }
                 }
-                s = ghash_regs(s, &c[..regs], table, 16 * (16 - blocks), rev);
+                s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
                 pad.fill(0);
             }
             xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
@@ -484,6 +490,10 @@ macro_rules! vaes_kernels {
     };
 }
 
+/// The POLYVAL reduction constant in each lane: x^0 in the low half, x^127+x^126+x^121 folded
+/// into the high half's top byte.
+const POLY: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc2];
+
 /// Byte reversal within each block.
 const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
 
@@ -494,13 +504,15 @@ pub(crate) mod zmm {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
-    use super::{CounterWidth, POWERS, REVERSE, RoundKeys, aesni};
+    use super::{CounterWidth, MAX_BATCH, POLY, POWERS, REVERSE, RoundKeys, aesni};
     use crate::cpu;
 
     type V = __m512i;
     const LANES: usize = 4;
     const UNROLL: usize = 4;
     const MAX_REGS: usize = 4;
+    /// Registers of blocks per GHASH reduction in GCM: 32 blocks.
+    const GCM_REGS: usize = 8;
 
     fn features_present() -> bool {
         let f = cpu::features();
@@ -682,8 +694,35 @@ pub(crate) mod zmm {
     )]
     #[inline]
     fn fold(v: V) -> __m128i {
-        let [a, b, c, d] = scatter(v);
-        _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d))
+        let half = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+        _mm_xor_si128(
+            _mm256_castsi256_si128(half),
+            _mm256_extracti128_si256::<1>(half),
+        )
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn lane_shl8(v: V) -> V {
+        _mm512_bslli_epi128::<8>(v)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn lane_shr8(v: V) -> V {
+        _mm512_bsrli_epi128::<8>(v)
+    }
+
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn swap_halves(v: V) -> V {
+        _mm512_shuffle_epi32::<78>(v)
     }
 
     vaes_kernels!("avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3");
@@ -696,13 +735,15 @@ pub(crate) mod ymm {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
-    use super::{CounterWidth, POWERS, REVERSE, RoundKeys, aesni};
+    use super::{CounterWidth, MAX_BATCH, POLY, POWERS, REVERSE, RoundKeys, aesni};
     use crate::cpu;
 
     type V = __m256i;
     const LANES: usize = 2;
     const UNROLL: usize = 8;
     const MAX_REGS: usize = 8;
+    /// Registers of blocks per GHASH reduction in GCM: 16 blocks.
+    const GCM_REGS: usize = 8;
 
     fn features_present() -> bool {
         let f = cpu::features();
@@ -838,6 +879,24 @@ pub(crate) mod ymm {
     fn fold(v: V) -> __m128i {
         let [a, b] = scatter(v);
         _mm_xor_si128(a, b)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn lane_shl8(v: V) -> V {
+        _mm256_bslli_epi128::<8>(v)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn lane_shr8(v: V) -> V {
+        _mm256_bsrli_epi128::<8>(v)
+    }
+
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn swap_halves(v: V) -> V {
+        _mm256_shuffle_epi32::<78>(v)
     }
 
     vaes_kernels!("avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3");
