@@ -16,6 +16,7 @@
 //! assert_eq!(&data, b"any length at all in CTR mode");
 //! ```
 
+pub mod aigis;
 pub mod cpu;
 mod error;
 pub mod modes;
