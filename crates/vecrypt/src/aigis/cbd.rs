@@ -13,6 +13,7 @@ pub const fn noise_bytes(eta: usize) -> usize {
 }
 
 /// Fills `p` from `buf` (at least `noise_bytes(eta)` long).
+#[inline(always)]
 pub fn cbd(p: &mut Poly, buf: &[u8], eta: usize) {
     match eta {
         1 => cbd1(p, buf),
@@ -23,6 +24,7 @@ pub fn cbd(p: &mut Poly, buf: &[u8], eta: usize) {
     }
 }
 
+#[inline(always)]
 fn load64(b: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[..8]);
@@ -30,6 +32,7 @@ fn load64(b: &[u8]) -> u64 {
 }
 
 /// bit0 - bit1 of every 2-bit field.
+#[inline(always)]
 fn cbd1(p: &mut Poly, buf: &[u8]) {
     for (i, &byte) in buf[..N / 4].iter().enumerate() {
         for j in 0..4 {
@@ -40,6 +43,7 @@ fn cbd1(p: &mut Poly, buf: &[u8]) {
 }
 
 /// popcount of each 2-bit half of every nibble, subtracted.
+#[inline(always)]
 fn cbd2(p: &mut Poly, buf: &[u8]) {
     for i in 0..N / 16 {
         let d = load64(&buf[8 * i..]);
@@ -53,6 +57,7 @@ fn cbd2(p: &mut Poly, buf: &[u8]) {
 }
 
 /// Two sums of three bits per 6-bit field, four fields per 3 bytes.
+#[inline(always)]
 fn cbd3(p: &mut Poly, buf: &[u8]) {
     for i in 0..N / 4 {
         let t = u32::from(buf[3 * i])
@@ -70,6 +75,7 @@ fn cbd3(p: &mut Poly, buf: &[u8]) {
 }
 
 /// popcount(low nibble) - popcount(high nibble) of every byte.
+#[inline(always)]
 fn cbd4(p: &mut Poly, buf: &[u8]) {
     for i in 0..N / 8 {
         let d = load64(&buf[8 * i..]);
@@ -84,6 +90,7 @@ fn cbd4(p: &mut Poly, buf: &[u8]) {
 }
 
 /// popcount(first byte) - popcount(second byte) of every byte pair.
+#[inline(always)]
 fn cbd8(p: &mut Poly, buf: &[u8]) {
     for i in 0..N / 4 {
         let d = load64(&buf[8 * i..]);

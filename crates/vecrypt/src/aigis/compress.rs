@@ -41,6 +41,7 @@ pub fn decompress(y: u16, d: usize) -> i16 {
 }
 
 /// Compresses canonical coefficients and packs them at d bits each.
+#[inline(always)]
 pub fn compress_poly(out: &mut [u8], p: &Poly, d: usize) {
     let mut t = [0i16; N];
     for (t, &x) in t.iter_mut().zip(p.0.iter()) {
@@ -50,6 +51,7 @@ pub fn compress_poly(out: &mut [u8], p: &Poly, d: usize) {
 }
 
 /// Unpacks d-bit values and decompresses them (results are in [0, q)).
+#[inline(always)]
 pub fn decompress_poly(p: &mut Poly, bytes: &[u8], d: usize) {
     unpack_bits(&mut p.0, bytes, d);
     for x in p.0.iter_mut() {

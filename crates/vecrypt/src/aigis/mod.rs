@@ -38,7 +38,7 @@ mod reduce;
 mod sampling;
 mod soft;
 #[cfg(target_arch = "x86_64")]
-// mod x86_keccak;
+mod x86_keccak;
 use zeroize::Zeroizing;
 
 use crate::Error;

@@ -43,50 +43,73 @@ impl Poly {
 }
 
 /// Packs canonical coefficients at 13 bits each, little-endian (the secret key format).
+#[inline(always)]
 pub fn pack13(out: &mut [u8], p: &Poly) {
     pack_bits(out, &p.0, 13);
 }
 
 /// Inverse of [`pack13`]. Values are 13-bit and may exceed q for a malformed key; callers
 /// reduce before use.
+#[inline(always)]
 pub fn unpack13(p: &mut Poly, bytes: &[u8]) {
     debug_assert_eq!(bytes.len(), POLY_BYTES);
     unpack_bits(&mut p.0, bytes, 13);
 }
 
-/// Writes `vals` (each below 2^bits) as one little-endian bit string.
+/// Writes `vals` (each below 2^bits, a multiple of 8 of them) as one little-endian bit
+/// string. Eight values fill exactly `bits` bytes, so each group goes through one u128.
+#[inline(always)]
 pub fn pack_bits(out: &mut [u8], vals: &[i16], bits: usize) {
     debug_assert_eq!(out.len(), vals.len() * bits / 8);
-    let mut acc: u32 = 0;
-    let mut have = 0;
-    let mut o = 0;
-    for &v in vals {
-        acc |= (v as u16 as u32) << have;
-        have += bits;
-        while have >= 8 {
-            out[o] = acc as u8;
-            o += 1;
-            acc >>= 8;
-            have -= 8;
+    match bits {
+        1 => pack_groups::<1>(out, vals),
+        3 => pack_groups::<3>(out, vals),
+        4 => pack_groups::<4>(out, vals),
+        5 => pack_groups::<5>(out, vals),
+        9 => pack_groups::<9>(out, vals),
+        10 => pack_groups::<10>(out, vals),
+        11 => pack_groups::<11>(out, vals),
+        _ => pack_groups::<13>(out, vals),
+    }
+}
+
+#[inline(always)]
+fn pack_groups<const D: usize>(out: &mut [u8], vals: &[i16]) {
+    for (o, v) in out.chunks_exact_mut(D).zip(vals.chunks_exact(8)) {
+        let mut acc: u128 = 0;
+        for (i, &x) in v.iter().enumerate() {
+            acc |= u128::from(x as u16) << (D * i);
         }
+        o.copy_from_slice(&acc.to_le_bytes()[..D]);
     }
 }
 
 /// Reads `vals.len()` values of `bits` bits from a little-endian bit string.
+#[inline(always)]
 pub fn unpack_bits(vals: &mut [i16], bytes: &[u8], bits: usize) {
     debug_assert_eq!(bytes.len(), vals.len() * bits / 8);
-    let mask = (1u32 << bits) - 1;
-    let mut acc: u32 = 0;
-    let mut have = 0;
-    let mut it = bytes.iter();
-    for v in vals.iter_mut() {
-        while have < bits {
-            acc |= u32::from(*it.next().unwrap_or(&0)) << have;
-            have += 8;
+    match bits {
+        1 => unpack_groups::<1>(vals, bytes),
+        3 => unpack_groups::<3>(vals, bytes),
+        4 => unpack_groups::<4>(vals, bytes),
+        5 => unpack_groups::<5>(vals, bytes),
+        9 => unpack_groups::<9>(vals, bytes),
+        10 => unpack_groups::<10>(vals, bytes),
+        11 => unpack_groups::<11>(vals, bytes),
+        _ => unpack_groups::<13>(vals, bytes),
+    }
+}
+
+#[inline(always)]
+fn unpack_groups<const D: usize>(vals: &mut [i16], bytes: &[u8]) {
+    let mask = (1u128 << D) - 1;
+    for (v, b) in vals.chunks_exact_mut(8).zip(bytes.chunks_exact(D)) {
+        let mut w = [0u8; 16];
+        w[..D].copy_from_slice(b);
+        let acc = u128::from_le_bytes(w);
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = ((acc >> (D * i)) & mask) as i16;
         }
-        *v = (acc & mask) as i16;
-        acc >>= bits;
-        have -= bits;
     }
 }
 

@@ -118,7 +118,8 @@ pub fn parse_from(first: &[u8], xof: &mut MatrixXof, rate: usize, r: &mut Poly) 
 
 /// Decodes the whole groups of `buf` and keeps the first 256 accepted values. Returns
 /// `false` (leaving `r` partly written) when there are fewer than 256 of them.
-#[allow(dead_code)] // used by the vector backends
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
 pub fn parse_fast(buf: &[u8], r: &mut Poly) -> bool {
     let mut c = 0;
     for g in buf.chunks_exact(13) {

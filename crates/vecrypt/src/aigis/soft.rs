@@ -13,18 +13,22 @@ use super::sampling::parse_exact;
 pub struct Soft;
 
 impl Arith for Soft {
+    #[inline(always)]
     fn ntt(p: &mut Poly) {
         ntt::ntt(p);
     }
 
+    #[inline(always)]
     fn invntt(p: &mut Poly) {
         ntt::invntt(p);
     }
 
+    #[inline(always)]
     fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
         ntt::mul_acc(r, a, b);
     }
 
+    #[inline(always)]
     fn gen_matrix(
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
@@ -37,6 +41,7 @@ impl Arith for Soft {
         }
     }
 
+    #[inline(always)]
     fn gen_row(
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
@@ -51,6 +56,7 @@ impl Arith for Soft {
         }
     }
 
+    #[inline(always)]
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         let mut buf = [0u8; 8 * 256 / 4];
         for (nonce, (&eta, poly)) in etas.iter().zip(out.iter_mut()).enumerate() {
@@ -61,10 +67,12 @@ impl Arith for Soft {
         zeroize::Zeroize::zeroize(&mut buf);
     }
 
+    #[inline(always)]
     fn compress(out: &mut [u8], p: &Poly, d: usize) {
         compress_poly(out, p, d);
     }
 
+    #[inline(always)]
     fn decompress(p: &mut Poly, bytes: &[u8], d: usize) {
         decompress_poly(p, bytes, d);
     }
