@@ -28,6 +28,9 @@ fn main() -> ExitCode {
     if wanted("aes") {
         rows.extend(vecrypt_bench::aes::rows(budget));
     }
+    if wanted("aigis") {
+        rows.extend(vecrypt_bench::aigis::rows(budget));
+    }
     if wanted("ublock") {
         rows.extend(vecrypt_bench::ublock::rows(budget));
     }

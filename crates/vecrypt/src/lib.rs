@@ -17,6 +17,7 @@
 //! ```
 
 pub mod aes;
+pub mod aigis;
 pub mod cpu;
 mod error;
 pub mod kuznyechik;
