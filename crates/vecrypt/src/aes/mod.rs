@@ -27,15 +27,14 @@ use core::marker::PhantomData;
 use cipher::array::ArraySize;
 use cipher::consts::{U16, U24, U32};
 use cipher::{
-    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
-    KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+    AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
+    BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
-use crate::modes::BlockKernel;
+use crate::modes::{BlockKernel, KernelBackend};
 use crate::registry::NamedCipher;
 
 /// One AES key size.
@@ -511,80 +510,14 @@ impl<K: KeySize> KeyInit for Aes<K> {
     }
 }
 
-/// Adapts the whole-buffer kernels to the `cipher` crate's backend traits, handing it
-/// `PAR` blocks at a time so that `ctr`, `cbc` decryption and friends keep the lanes full.
-struct TraitBackend<'a, K: KeySize> {
-    cipher: &'a Aes<K>,
-}
-
-type ParSize = U32;
-const PAR: usize = 32;
-
-impl<K: KeySize> BlockSizeUser for TraitBackend<'_, K> {
-    type BlockSize = U16;
-}
-
-impl<K: KeySize> ParBlocksSizeUser for TraitBackend<'_, K> {
-    type ParBlocksSize = ParSize;
-}
-
-impl<K: KeySize> TraitBackend<'_, K> {
-    fn run(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
-        let mut buf = [0u8; PAR * 16];
-        for (i, chunk) in buf.chunks_exact_mut(16).enumerate() {
-            chunk.copy_from_slice(blocks.get(i).get_in());
-        }
-        if decrypt {
-            self.cipher.ecb_decrypt(&mut buf);
-        } else {
-            self.cipher.ecb_encrypt(&mut buf);
-        }
-        for (i, chunk) in buf.chunks_exact(16).enumerate() {
-            blocks.get(i).get_out().copy_from_slice(chunk);
-        }
-        buf.zeroize();
-    }
-
-    fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
-        let mut buf = [0u8; 16];
-        buf.copy_from_slice(block.get_in());
-        if decrypt {
-            self.cipher.ecb_decrypt(&mut buf);
-        } else {
-            self.cipher.ecb_encrypt(&mut buf);
-        }
-        block.get_out().copy_from_slice(&buf);
-    }
-}
-
-impl<K: KeySize> BlockCipherEncBackend for TraitBackend<'_, K> {
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, false);
-    }
-
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, false);
-    }
-}
-
-impl<K: KeySize> BlockCipherDecBackend for TraitBackend<'_, K> {
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, true);
-    }
-
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, true);
-    }
-}
-
 impl<K: KeySize> BlockCipherEncrypt for Aes<K> {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U32>::new(self));
     }
 }
 
 impl<K: KeySize> BlockCipherDecrypt for Aes<K> {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U32>::new(self));
     }
 }

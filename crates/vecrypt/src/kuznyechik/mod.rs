@@ -35,15 +35,14 @@ use core::fmt;
 
 use cipher::consts::{U16, U32};
 use cipher::{
-    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
-    KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+    AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
+    BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
-use crate::modes::BlockKernel;
+use crate::modes::{BlockKernel, KernelBackend};
 use crate::registry::NamedCipher;
 
 /// Block length in bytes.
@@ -234,82 +233,14 @@ impl KeyInit for Kuznyechik {
     }
 }
 
-/// Adapts the whole-buffer kernels to the `cipher` crate's backend traits, handing it
-/// `PAR` blocks at a time so that `ctr`, `cbc` decryption and friends keep the lanes full.
-struct TraitBackend<'a> {
-    cipher: &'a Kuznyechik,
-}
-
-/// Blocks handed to the kernel at once through the `cipher` traits: the width of the
-/// widest backend.
-type ParSize = cipher::consts::U64;
-const PAR: usize = 64;
-
-impl BlockSizeUser for TraitBackend<'_> {
-    type BlockSize = U16;
-}
-
-impl ParBlocksSizeUser for TraitBackend<'_> {
-    type ParBlocksSize = ParSize;
-}
-
-impl TraitBackend<'_> {
-    fn run(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
-        let mut buf = [0u8; PAR * BLOCK];
-        for (i, chunk) in buf.chunks_exact_mut(BLOCK).enumerate() {
-            chunk.copy_from_slice(blocks.get(i).get_in());
-        }
-        if decrypt {
-            self.cipher.kernel_decrypt(&mut buf);
-        } else {
-            self.cipher.kernel_encrypt(&mut buf);
-        }
-        for (i, chunk) in buf.chunks_exact(BLOCK).enumerate() {
-            blocks.get(i).get_out().copy_from_slice(chunk);
-        }
-        buf.zeroize();
-    }
-
-    fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
-        let mut buf = [0u8; BLOCK];
-        buf.copy_from_slice(block.get_in());
-        if decrypt {
-            self.cipher.kernel_decrypt(&mut buf);
-        } else {
-            self.cipher.kernel_encrypt(&mut buf);
-        }
-        block.get_out().copy_from_slice(&buf);
-    }
-}
-
-impl BlockCipherEncBackend for TraitBackend<'_> {
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, false);
-    }
-
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, false);
-    }
-}
-
-impl BlockCipherDecBackend for TraitBackend<'_> {
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, true);
-    }
-
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, true);
-    }
-}
-
 impl BlockCipherEncrypt for Kuznyechik {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U64>::new(self));
     }
 }
 
 impl BlockCipherDecrypt for Kuznyechik {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U64>::new(self));
     }
 }

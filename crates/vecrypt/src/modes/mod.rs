@@ -5,9 +5,11 @@
 //! The defaults here are correct for every cipher and already batch blocks so that a wide
 //! `kernel_encrypt` keeps its lanes full. [`BlockModes`] is the checked public face.
 
+mod cipher_traits;
 pub mod gost;
 mod multi;
 
+pub(crate) use cipher_traits::KernelBackend;
 pub use multi::MultiKey;
 
 use zeroize::Zeroize;

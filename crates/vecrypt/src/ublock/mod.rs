@@ -36,15 +36,14 @@ use std::sync::OnceLock;
 use cipher::array::ArraySize;
 use cipher::consts::{U16, U32};
 use cipher::{
-    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
-    KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+    AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
+    BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
-use crate::modes::{self, BlockKernel};
+use crate::modes::{self, BlockKernel, KernelBackend};
 use crate::registry::NamedCipher;
 use bitslice::PlaneKeys;
 
@@ -399,84 +398,14 @@ impl<V: Variant> KeyInit for Ublock<V> {
     }
 }
 
-/// Adapts the whole-buffer kernels to the `cipher` crate's backend traits, handing it
-/// `PAR` blocks at a time so that `ctr`, `cbc` decryption and friends keep the lanes full.
-struct TraitBackend<'a, V: Variant> {
-    cipher: &'a Ublock<V>,
-}
-
-/// Blocks handed to the kernel at once through the `cipher` traits.
-type ParSize = U16;
-const PAR: usize = 16;
-
-impl<V: Variant> BlockSizeUser for TraitBackend<'_, V> {
-    type BlockSize = V::BlockSize;
-}
-
-impl<V: Variant> ParBlocksSizeUser for TraitBackend<'_, V> {
-    type ParBlocksSize = ParSize;
-}
-
-impl<V: Variant> TraitBackend<'_, V> {
-    fn run(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
-        let n = V::BLOCK;
-        let mut buf = [0u8; PAR * 32];
-        let buf = &mut buf[..PAR * n];
-        for (i, chunk) in buf.chunks_exact_mut(n).enumerate() {
-            chunk.copy_from_slice(blocks.get(i).get_in());
-        }
-        if decrypt {
-            self.cipher.kernel_decrypt(buf);
-        } else {
-            self.cipher.kernel_encrypt(buf);
-        }
-        for (i, chunk) in buf.chunks_exact(n).enumerate() {
-            blocks.get(i).get_out().copy_from_slice(chunk);
-        }
-        buf.zeroize();
-    }
-
-    fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
-        let mut buf = [0u8; 32];
-        let buf = &mut buf[..V::BLOCK];
-        buf.copy_from_slice(block.get_in());
-        if decrypt {
-            self.cipher.kernel_decrypt(buf);
-        } else {
-            self.cipher.kernel_encrypt(buf);
-        }
-        block.get_out().copy_from_slice(buf);
-    }
-}
-
-impl<V: Variant> BlockCipherEncBackend for TraitBackend<'_, V> {
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, false);
-    }
-
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, false);
-    }
-}
-
-impl<V: Variant> BlockCipherDecBackend for TraitBackend<'_, V> {
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, true);
-    }
-
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, true);
-    }
-}
-
 impl<V: Variant> BlockCipherEncrypt for Ublock<V> {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U16>::new(self));
     }
 }
 
 impl<V: Variant> BlockCipherDecrypt for Ublock<V> {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U16>::new(self));
     }
 }
