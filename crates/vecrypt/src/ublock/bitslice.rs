@@ -17,8 +17,8 @@
 //! `X1 = X1 ^ (X0 <<< 20) ^ B_i` and `X0 = X0 ^ X1 ^ A_i`, three-input XORs that AVX-512 does
 //! in one instruction. Decryption uses the same `A_i`, `B_i`.
 //!
-//! Nothing here is `unsafe`: the register types implement [`Lanes`] in their backend files,
-//! and the generic code below is inlined into their `#[target_feature]` functions.
+//! No intrinsic is called here: the register types implement [`Lanes`] in their backend
+//! files, and the generic code below is inlined into their `#[target_feature]` functions.
 
 use zeroize::Zeroize;
 
