@@ -113,8 +113,31 @@ pub type Ublock128_256 = Ublock<V128_256>;
 pub type Ublock256_256 = Ublock<V256_256>;
 
 /// Round keys RK_0..RK_r as big-endian bytes (the first `BLOCK` bytes of each row are used).
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
+
+impl Zeroize for RoundKeys {
+    fn zeroize(&mut self) {
+        wipe(&mut self.0);
+    }
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for RoundKeys {}
+
+/// Overwrites key material with zeros as one block store rather than byte by byte (as the
+/// `zeroize` slice impl does, which costs more than keying itself); `black_box` keeps the
+/// compiler from dropping the stores as dead.
+#[inline(always)]
+pub(crate) fn wipe<T: Default>(x: &mut T) {
+    *x = T::default();
+    core::hint::black_box(x);
+}
 
 /// The backends of uBlock, best first.
 const CANDIDATES: &[Candidate] = &[
@@ -133,7 +156,7 @@ pub struct Ublock<V: Variant> {
     rk: RoundKeys,
     /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
     /// keying stays cheap for short messages.
-    planes: OnceLock<PlaneKeys>,
+    planes: OnceLock<Box<PlaneKeys>>,
     backend: Backend,
     _variant: PhantomData<V>,
 }
@@ -187,7 +210,7 @@ impl<V: Variant> Ublock<V> {
 
     fn planes(&self) -> &PlaneKeys {
         self.planes
-            .get_or_init(|| bitslice::plane_keys::<V>(&self.rk))
+            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(&self.rk)))
     }
 
     /// Whether a call over `len` bytes goes to the bitsliced kernel rather than one block at
