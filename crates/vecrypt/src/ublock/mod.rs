@@ -153,7 +153,8 @@ const CANDIDATES: &[Candidate] = &[
 /// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
-    rk: RoundKeys,
+    /// On the heap so that keying and moving the cipher copy a pointer, not 800 bytes.
+    rk: Box<RoundKeys>,
     /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
     /// keying stays cheap for short messages.
     planes: OnceLock<Box<PlaneKeys>>,
@@ -197,15 +198,15 @@ impl<V: Variant> Ublock<V> {
     }
 
     /// The key schedule: in registers on the SIMD backends, portable on the portable one.
-    fn schedule(key: &[u8], backend: Backend) -> RoundKeys {
+    fn schedule(key: &[u8], backend: Backend) -> Box<RoundKeys> {
+        let mut rk = Box::new(RoundKeys([[0u8; 32]; 25]));
         #[cfg(target_arch = "x86_64")]
-        if backend != Backend::Soft
-            && let Some(rk) = ssse3::expand_key::<V>(key)
-        {
+        if backend != Backend::Soft && ssse3::expand_key::<V>(key, &mut rk) {
             return rk;
         }
         let _ = backend;
-        key_schedule::expand::<V>(key)
+        *rk = key_schedule::expand::<V>(key);
+        rk
     }
 
     fn planes(&self) -> &PlaneKeys {
@@ -355,7 +356,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 .zip(ivs.chunks_mut(width))
                 .zip(bufs.chunks_mut(width))
             {
-                let rks: Vec<&RoundKeys> = k.iter().map(|c| &c.rk).collect();
+                let rks: Vec<&RoundKeys> = k.iter().map(|c| &*c.rk).collect();
                 done &= run(&rks, iv, b);
             }
         }
