@@ -337,7 +337,10 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        let same = keys.iter().all(|k| k.backend == keys[0].backend);
+        // Interleaving pays once the streams are a few blocks long: below that, turning every
+        // key into bit-planes costs more than running each stream on its own.
+        let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
+        let same = long && keys.iter().all(|k| k.backend == keys[0].backend);
         let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
             #[cfg(target_arch = "x86_64")]
             Some(Backend::Avx512) if same && keys.len() > 16 => {
@@ -367,6 +370,9 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         }
     }
 }
+
+/// Blocks in the longest stream from which multi-key CBC encryption interleaves streams.
+const INTERLEAVE_BLOCKS: usize = 4;
 
 /// A backend's CBC encryption of several streams side by side; `false` if it did nothing.
 type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
