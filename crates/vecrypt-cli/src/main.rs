@@ -6,6 +6,7 @@ mod cipher_cmd;
 mod info;
 mod output;
 mod speed;
+mod speedup;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,8 @@ enum Command {
     Speed(speed::Args),
     /// Show the CPU features found and the backend each algorithm uses.
     Info,
+    /// One cipher's speed table with each backend's speed-up over a baseline backend.
+    Speedup(speedup::Args),
 }
 
 /// A failure, already worded for the user.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Cipher(args) => cipher_cmd::run(&args),
         Command::Speed(args) => speed::run(&args),
         Command::Info => info::run(),
+        Command::Speedup(args) => speedup::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

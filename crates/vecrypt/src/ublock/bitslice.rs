@@ -444,9 +444,22 @@ pub(super) fn cbc_decrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, iv: &mut [u8],
     iv.copy_from_slice(&prev[..n]);
 }
 
+/// `dst ^= src` over one block, a 16-byte word at a time.
+#[inline(always)]
+fn xor_block(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let mut a = [0u8; 16];
+        let mut b = [0u8; 16];
+        a.copy_from_slice(d);
+        b.copy_from_slice(s);
+        d.copy_from_slice(&(u128::from_ne_bytes(a) ^ u128::from_ne_bytes(b)).to_ne_bytes());
+    }
+}
+
 /// CBC encryption of up to one batch of independent streams, one key each: stream `s`
 /// occupies block slot `s` of every batch, so each step advances every stream by one block.
-/// `keys` are the slot keys from [`slot_keys`] built for exactly these streams.
+/// `keys` are the slot keys from [`slot_keys`] built for exactly these streams. The chain is
+/// encrypted in place, so after a step each slot holds its stream's latest ciphertext.
 #[inline(always)]
 pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
     keys: &[State<L>],
@@ -464,29 +477,22 @@ pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
     for at in (0..longest).step_by(n) {
         for (slot, buf) in chain.chunks_exact_mut(n).zip(bufs.iter()) {
             if let Some(p) = buf.get(at..at + n) {
-                for (c, x) in slot.iter_mut().zip(p) {
-                    *c ^= x;
-                }
+                xor_block(slot, p);
             }
         }
         let mut s = L::load_batch::<V>(chain);
         encrypt::<L, V, _>(&mut s, keys);
-        let mut out = [0u8; 1024];
-        let out = &mut out[..batch];
-        L::store_batch::<V>(&s, out);
-        for ((slot, o), buf) in chain
-            .chunks_exact_mut(n)
-            .zip(out.chunks_exact(n))
-            .zip(bufs.iter_mut())
-        {
+        L::store_batch::<V>(&s, chain);
+        for (slot, buf) in chain.chunks_exact(n).zip(bufs.iter_mut()) {
             if let Some(dst) = buf.get_mut(at..at + n) {
-                dst.copy_from_slice(o);
-                slot.copy_from_slice(o);
+                dst.copy_from_slice(slot);
             }
         }
     }
-    for (slot, iv) in chain.chunks_exact(n).zip(ivs.iter_mut()) {
-        iv.copy_from_slice(slot);
+    for (iv, buf) in ivs.iter_mut().zip(bufs.iter()) {
+        if let Some(last) = buf.len().checked_sub(n) {
+            iv.copy_from_slice(&buf[last..]);
+        }
     }
     chain.zeroize();
 }

@@ -112,8 +112,31 @@ pub type Ublock128_256 = Ublock<V128_256>;
 pub type Ublock256_256 = Ublock<V256_256>;
 
 /// Round keys RK_0..RK_r as big-endian bytes (the first `BLOCK` bytes of each row are used).
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
+
+impl Zeroize for RoundKeys {
+    fn zeroize(&mut self) {
+        wipe(&mut self.0);
+    }
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for RoundKeys {}
+
+/// Overwrites key material with zeros as one block store rather than byte by byte (as the
+/// `zeroize` slice impl does, which costs more than keying itself); `black_box` keeps the
+/// compiler from dropping the stores as dead.
+#[inline(always)]
+pub(crate) fn wipe<T: Default>(x: &mut T) {
+    *x = T::default();
+    core::hint::black_box(x);
+}
 
 /// The backends of uBlock, best first.
 const CANDIDATES: &[Candidate] = &[
@@ -129,10 +152,11 @@ const CANDIDATES: &[Candidate] = &[
 /// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
-    rk: RoundKeys,
+    /// On the heap so that keying and moving the cipher copy a pointer, not 800 bytes.
+    rk: Box<RoundKeys>,
     /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
     /// keying stays cheap for short messages.
-    planes: OnceLock<PlaneKeys>,
+    planes: OnceLock<Box<PlaneKeys>>,
     backend: Backend,
     _variant: PhantomData<V>,
 }
@@ -173,20 +197,20 @@ impl<V: Variant> Ublock<V> {
     }
 
     /// The key schedule: in registers on the SIMD backends, portable on the portable one.
-    fn schedule(key: &[u8], backend: Backend) -> RoundKeys {
+    fn schedule(key: &[u8], backend: Backend) -> Box<RoundKeys> {
+        let mut rk = Box::new(RoundKeys([[0u8; 32]; 25]));
         #[cfg(target_arch = "x86_64")]
-        if backend != Backend::Soft
-            && let Some(rk) = ssse3::expand_key::<V>(key)
-        {
+        if backend != Backend::Soft && ssse3::expand_key::<V>(key, &mut rk) {
             return rk;
         }
         let _ = backend;
-        key_schedule::expand::<V>(key)
+        *rk = key_schedule::expand::<V>(key);
+        rk
     }
 
     fn planes(&self) -> &PlaneKeys {
         self.planes
-            .get_or_init(|| bitslice::plane_keys::<V>(&self.rk))
+            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(&self.rk)))
     }
 
     /// Whether a call over `len` bytes goes to the bitsliced kernel rather than one block at
@@ -312,7 +336,10 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        let same = keys.iter().all(|k| k.backend == keys[0].backend);
+        // Interleaving pays once the streams are a few blocks long: below that, turning every
+        // key into bit-planes costs more than running each stream on its own.
+        let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
+        let same = long && keys.iter().all(|k| k.backend == keys[0].backend);
         let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
             #[cfg(target_arch = "x86_64")]
             Some(Backend::Avx512) if same && keys.len() > 16 => {
@@ -331,7 +358,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 .zip(ivs.chunks_mut(width))
                 .zip(bufs.chunks_mut(width))
             {
-                let rks: Vec<&RoundKeys> = k.iter().map(|c| &c.rk).collect();
+                let rks: Vec<&RoundKeys> = k.iter().map(|c| &*c.rk).collect();
                 done &= run(&rks, iv, b);
             }
         }
@@ -342,6 +369,9 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         }
     }
 }
+
+/// Blocks in the longest stream from which multi-key CBC encryption interleaves streams.
+const INTERLEAVE_BLOCKS: usize = 4;
 
 /// A backend's CBC encryption of several streams side by side; `false` if it did nothing.
 type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;

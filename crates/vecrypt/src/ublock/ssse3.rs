@@ -11,8 +11,14 @@
 //! S-box 1, `X1 ^= X0` 1, four rotate-and-XOR steps 2 each, `X0 ^= X1` 1, PL 1: **12 cycles
 //! per round**, so 16 x 12 + 1 = **193 cycles per block** for uBlock-128/128 (12.1 cycles
 //! per byte) and 24 x 12 + 1 = 289 for uBlock-128/256. uBlock-256/256 gathers across two
-//! registers (`pshufb`, `pshufb`, `por`), 13 cycles per round, 313 cycles per 32-byte block.
-//! Round keys are folded as in [`super::bitslice`], so no key XOR sits on the chain.
+//! registers (`pshufb`, `pshufb`, `por`), 13 cycles per round, 313 cycles per 32-byte block;
+//! but its round also issues 20 `pshufb`, so a CPU with one shuffle port is bound at 20
+//! cycles per round (481 per block) before the chain is. Round keys are folded as in
+//! [`super::bitslice`], so no key XOR sits on the chain.
+//!
+//! Measured (thread CPU time, 3.3 GHz Xeon with AVX-512, shared machine): 207-220 cycles per
+//! block for 128/128 (1.07-1.14x the chain), 296-313 for 128/256 (1.02-1.08x), 492-532 for
+//! 256/256 (1.02-1.1x the shuffle bound).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -160,14 +166,16 @@ struct Tables {
 }
 
 impl Tables {
+    /// The rotations go through `black_box`: seeing the constant, the compiler would turn
+    /// the one-cycle `pshufb` for `<<< 8` into `pshuflw` + `pshufhw`, two cycles on the chain.
     #[inline(always)]
     fn new() -> Self {
         Tables {
             sbox: load16(&const { table16(SBOX) }),
             sbox_inv: load16(&const { table16(SBOX_INV) }),
-            rot4: load16(&const { rotation(1) }),
-            rot8: load16(&const { rotation(2) }),
-            rot20: load16(&const { rotation(5) }),
+            rot4: load16(core::hint::black_box(&const { rotation(1) })),
+            rot8: load16(core::hint::black_box(&const { rotation(2) })),
+            rot20: load16(core::hint::black_box(&const { rotation(5) })),
         }
     }
 }
@@ -231,24 +239,58 @@ fn store_block<V: Variant>(x0: &Half, x1: &Half, out: &mut [u8]) {
     }
 }
 
-/// Folded round keys in nibble form: `[round] = (left, right)`; round 0 is `RK_0`, round
-/// `i >= 1` is `(A_i, B_i)` as in [`super::bitslice`].
+/// Folded round key `i` in nibble form: round 0 is `RK_0`, round `i >= 1` is `(A_i, B_i)`
+/// as in [`super::bitslice`].
+#[inline(always)]
+fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
+    let (l, r) = load_block::<V>(&rk.0[i]);
+    if i == 0 {
+        return (l, r);
+    }
+    let b = gather::<V>(&r, &const { gather_tables(V::PR_INV) });
+    let a = zip::<V>(
+        &gather::<V>(&l, &const { gather_tables(V::PL_INV) }),
+        &b,
+        xor,
+    );
+    (a, b)
+}
+
+/// Where the rounds find their keys.
+trait KeyRounds {
+    fn round(&self, i: usize) -> (Half, Half);
+}
+
+/// Keys made when needed: cheapest for one or two blocks.
+struct KeysOnTheFly<'a, V: Variant>(&'a RoundKeys, core::marker::PhantomData<V>);
+
+impl<V: Variant> KeyRounds for KeysOnTheFly<'_, V> {
+    #[inline(always)]
+    fn round(&self, i: usize) -> (Half, Half) {
+        nibble_key::<V>(self.0, i)
+    }
+}
+
+/// Keys made once per call, for many blocks.
 struct NibbleKeys([(Half, Half); 25]);
 
 impl NibbleKeys {
     #[inline(always)]
     fn new<V: Variant>(rk: &RoundKeys) -> Self {
-        let pl_inv = const { gather_tables(V::PL_INV) };
-        let pr_inv = const { gather_tables(V::PR_INV) };
-        let mut k = NibbleKeys([([zero(); 2], [zero(); 2]); 25]);
-        k.0[0] = load_block::<V>(&rk.0[0]);
-        for i in 1..=V::ROUNDS {
-            let (l, r) = load_block::<V>(&rk.0[i]);
-            let b = gather::<V>(&r, &pr_inv);
-            let a = zip::<V>(&gather::<V>(&l, &pl_inv), &b, xor);
-            k.0[i] = (a, b);
-        }
-        k
+        NibbleKeys(core::array::from_fn(|i| {
+            if i <= V::ROUNDS {
+                nibble_key::<V>(rk, i)
+            } else {
+                ([zero(); 2], [zero(); 2])
+            }
+        }))
+    }
+}
+
+impl KeyRounds for NibbleKeys {
+    #[inline(always)]
+    fn round(&self, i: usize) -> (Half, Half) {
+        self.0[i]
     }
 }
 
@@ -263,11 +305,12 @@ impl Drop for NibbleKeys {
 
 /// Encrypts one block held as nibbles, `x` already XORed with `RK_0`.
 #[inline(always)]
-fn encrypt_rounds<V: Variant>(t: &Tables, k: &NibbleKeys, x: (Half, Half)) -> (Half, Half) {
+fn encrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -> (Half, Half) {
     let pl = const { gather_tables(V::PL) };
     let pr = const { gather_tables(V::PR) };
     let (mut x0, mut x1) = x;
-    for (ka, kb) in &k.0[1..=V::ROUNDS] {
+    for i in 1..=V::ROUNDS {
+        let (ka, kb) = &k.round(i);
         let a = map::<V>(&x0, |v| shuffle(t.sbox, v));
         let b = map::<V>(&x1, |v| shuffle(t.sbox, v));
         let b = zip::<V>(&b, &a, xor);
@@ -288,11 +331,12 @@ fn encrypt_rounds<V: Variant>(t: &Tables, k: &NibbleKeys, x: (Half, Half)) -> (H
 
 /// Decrypts one block held as nibbles, up to (not including) the final XOR with `RK_0`.
 #[inline(always)]
-fn decrypt_rounds<V: Variant>(t: &Tables, k: &NibbleKeys, x: (Half, Half)) -> (Half, Half) {
+fn decrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -> (Half, Half) {
     let pl_inv = const { gather_tables(V::PL_INV) };
     let pr_inv = const { gather_tables(V::PR_INV) };
     let (mut x0, mut x1) = x;
-    for (ka, kb) in k.0[1..=V::ROUNDS].iter().rev() {
+    for i in (1..=V::ROUNDS).rev() {
+        let (ka, kb) = &k.round(i);
         let p0 = gather::<V>(&x0, &pl_inv);
         let p1 = gather::<V>(&x1, &pr_inv);
         let a = zip::<V>(&zip::<V>(&p0, ka, xor), &p1, xor);
@@ -317,24 +361,45 @@ fn xor_block<V: Variant>(x: &(Half, Half), k: &(Half, Half)) -> (Half, Half) {
 }
 
 #[inline(always)]
-fn ecb_encrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+fn ecb_encrypt_with<V: Variant>(k: &impl KeyRounds, buf: &mut [u8]) {
     let t = Tables::new();
-    let k = NibbleKeys::new::<V>(rk);
+    let k0 = k.round(0);
     for block in buf.chunks_exact_mut(V::BLOCK) {
-        let x = xor_block::<V>(&load_block::<V>(block), &k.0[0]);
-        let (x0, x1) = encrypt_rounds::<V>(&t, &k, x);
+        let x = xor_block::<V>(&load_block::<V>(block), &k0);
+        let (x0, x1) = encrypt_rounds::<V>(&t, k, x);
         store_block::<V>(&x0, &x1, block);
     }
 }
 
 #[inline(always)]
-fn ecb_decrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+fn ecb_decrypt_with<V: Variant>(k: &impl KeyRounds, buf: &mut [u8]) {
     let t = Tables::new();
-    let k = NibbleKeys::new::<V>(rk);
+    let k0 = k.round(0);
     for block in buf.chunks_exact_mut(V::BLOCK) {
-        let x = decrypt_rounds::<V>(&t, &k, load_block::<V>(block));
-        let (x0, x1) = xor_block::<V>(&x, &k.0[0]);
+        let x = decrypt_rounds::<V>(&t, k, load_block::<V>(block));
+        let (x0, x1) = xor_block::<V>(&x, &k0);
         store_block::<V>(&x0, &x1, block);
+    }
+}
+
+/// Blocks up to which keys are made on the fly rather than once per call.
+const FEW_BLOCKS: usize = 2;
+
+#[inline(always)]
+fn ecb_encrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+    if buf.len() <= FEW_BLOCKS * V::BLOCK {
+        ecb_encrypt_with::<V>(&KeysOnTheFly::<V>(rk, core::marker::PhantomData), buf);
+    } else {
+        ecb_encrypt_with::<V>(&NibbleKeys::new::<V>(rk), buf);
+    }
+}
+
+#[inline(always)]
+fn ecb_decrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+    if buf.len() <= FEW_BLOCKS * V::BLOCK {
+        ecb_decrypt_with::<V>(&KeysOnTheFly::<V>(rk, core::marker::PhantomData), buf);
+    } else {
+        ecb_decrypt_with::<V>(&NibbleKeys::new::<V>(rk), buf);
     }
 }
 
@@ -344,9 +409,10 @@ fn ecb_decrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
 fn cbc_encrypt_px<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
     let t = Tables::new();
     let k = NibbleKeys::new::<V>(rk);
+    let k0 = k.round(0);
     let mut chain = load_block::<V>(iv);
     for block in buf.chunks_exact_mut(V::BLOCK) {
-        let p = xor_block::<V>(&load_block::<V>(block), &k.0[0]);
+        let p = xor_block::<V>(&load_block::<V>(block), &k0);
         chain = encrypt_rounds::<V>(&t, &k, xor_block::<V>(&p, &chain));
         store_block::<V>(&chain.0, &chain.1, block);
     }
@@ -356,11 +422,10 @@ fn cbc_encrypt_px<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
 /// The key schedule on registers of nibbles: `K0||K1` and `K2||K3` for 128-bit keys,
 /// `K0`..`K3` one register each for 256-bit keys.
 #[inline(always)]
-fn expand_key_px<V: Variant>(key: &[u8]) -> RoundKeys {
+fn expand_key_px<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
     let sbox = load16(&const { table16(SBOX) });
     let times_two = load16(&TIMES_TWO);
     let rc = const { rc_nibbles() };
-    let mut rk = RoundKeys([[0u8; 32]; 25]);
     rk.0[0][..V::BLOCK].copy_from_slice(&key[..V::BLOCK]);
     if V::KEY == 16 {
         let pk = load16(&const { pk_table(&super::consts::PK1, 0) });
@@ -397,7 +462,6 @@ fn expand_key_px<V: Variant>(key: &[u8]) -> RoundKeys {
             }
         }
     }
-    rk
 }
 
 /// The first 16 entries of a key-schedule nibble gather, starting at `from`, as `pshufb`
@@ -430,8 +494,8 @@ macro_rules! entry_points {
         }
 
         #[target_feature(enable = $feature)]
-        fn $key<V: Variant>(key: &[u8]) -> RoundKeys {
-            expand_key_px::<V>(key)
+        fn $key<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
+            expand_key_px::<V>(key, rk);
         }
     };
 }
@@ -500,15 +564,16 @@ pub(super) fn cbc_encrypt<V: Variant>(
     true
 }
 
-/// The key schedule; `None` without SSSE3.
-pub(super) fn expand_key<V: Variant>(key: &[u8]) -> Option<RoundKeys> {
+/// The key schedule into `rk`; `false` (nothing done) without SSSE3.
+pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
     if cpu::features().avx2 {
         // SAFETY: AVX2 was just checked.
-        Some(unsafe { key_avx2::<V>(key) })
+        unsafe { key_avx2::<V>(key, rk) };
     } else if available() {
         // SAFETY: SSSE3 was just checked.
-        Some(unsafe { key_ssse3::<V>(key) })
+        unsafe { key_ssse3::<V>(key, rk) };
     } else {
-        None
+        return false;
     }
+    true
 }
