@@ -28,8 +28,11 @@
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub(crate) mod consts;
+pub mod mgm;
 mod soft;
 mod table_leaky;
+#[cfg(target_arch = "x86_64")]
+mod x86_mgm;
 
 use core::fmt;
 
@@ -45,6 +48,8 @@ use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
 use crate::modes::BlockKernel;
 use crate::registry::NamedCipher;
+
+pub use mgm::KuznyechikMgm;
 
 /// Block length in bytes.
 pub const BLOCK: usize = 16;
