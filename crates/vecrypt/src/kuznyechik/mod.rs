@@ -25,6 +25,7 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
+pub mod acpkm;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub(crate) mod consts;
