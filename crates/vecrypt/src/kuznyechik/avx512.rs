@@ -111,17 +111,6 @@ unsafe fn xor(a: __m512i, b: __m512i) -> __m512i {
     unsafe { _mm512_xor_si512(a, b) }
 }
 
-/// Calls `$f::<i>($args)` for i = 0..16, spelled out so that every register index is a
-/// constant and the state never leaves registers.
-macro_rules! unroll16 {
-    ($f:ident($($arg:expr),*)) => {
-        $f::<0>($($arg),*); $f::<1>($($arg),*); $f::<2>($($arg),*); $f::<3>($($arg),*);
-        $f::<4>($($arg),*); $f::<5>($($arg),*); $f::<6>($($arg),*); $f::<7>($($arg),*);
-        $f::<8>($($arg),*); $f::<9>($($arg),*); $f::<10>($($arg),*); $f::<11>($($arg),*);
-        $f::<12>($($arg),*); $f::<13>($($arg),*); $f::<14>($($arg),*); $f::<15>($($arg),*);
-    };
-}
-
 /// The sum of one R step: `fresh` is the product that involves the byte the previous step
 /// produced, added last so that the chain from step to step is one XOR, one
 /// multiplication and one XOR long; `others` are the remaining multiplied pairs and `ones`

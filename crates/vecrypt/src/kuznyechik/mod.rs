@@ -25,7 +25,21 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
+/// Calls `$f::<i>($args)` for i = 0..16, spelled out so that every register index is a
+/// constant and the state never leaves registers.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unroll16 {
+    ($f:ident($($arg:expr),*)) => {
+        $f::<0>($($arg),*); $f::<1>($($arg),*); $f::<2>($($arg),*); $f::<3>($($arg),*);
+        $f::<4>($($arg),*); $f::<5>($($arg),*); $f::<6>($($arg),*); $f::<7>($($arg),*);
+        $f::<8>($($arg),*); $f::<9>($($arg),*); $f::<10>($($arg),*); $f::<11>($($arg),*);
+        $f::<12>($($arg),*); $f::<13>($($arg),*); $f::<14>($($arg),*); $f::<15>($($arg),*);
+    };
+}
+
 pub mod acpkm;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub(crate) mod consts;
@@ -89,6 +103,8 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     #[cfg(target_arch = "x86_64")]
     (Backend::Avx512, avx512::available),
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Avx2, avx2::available),
     (Backend::TableLeaky, |_| true),
     (Backend::Soft, |_| true),
 ];
@@ -154,6 +170,8 @@ impl BlockKernel for Kuznyechik {
         let done = match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::encrypt_blocks(&self.rk, buf),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::encrypt_blocks(&self.rk, buf),
             Backend::TableLeaky => {
                 table_leaky::encrypt_blocks(&self.rk, buf);
                 true
@@ -169,6 +187,8 @@ impl BlockKernel for Kuznyechik {
         let done = match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::decrypt_blocks(&self.rk, buf),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::decrypt_blocks(&self.rk, buf),
             Backend::TableLeaky => {
                 table_leaky::decrypt_blocks(&self.rk, buf);
                 true
@@ -182,11 +202,15 @@ impl BlockKernel for Kuznyechik {
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512
-            && let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter)
-            && avx512::ctr(&self.rk, c, buf)
-        {
-            return;
+        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
+            let done = match self.backend {
+                Backend::Avx512 => avx512::ctr(&self.rk, c, buf),
+                Backend::Avx2 => avx2::ctr(&self.rk, c, buf),
+                _ => false,
+            };
+            if done {
+                return;
+            }
         }
         crate::modes::ctr_apply_batched(self, counter, buf);
     }
