@@ -2,6 +2,7 @@
 //! JSON. Machines are shared and noisy: every figure is the median of several timed runs.
 
 pub mod kuznyechik;
+pub mod speed;
 pub mod ublock;
 
 use std::hint::black_box;

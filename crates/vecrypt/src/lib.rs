@@ -25,3 +25,8 @@ pub mod ublock;
 
 pub use cpu::Backend;
 pub use error::Error;
+
+/// The README's examples, compiled and run as tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;
