@@ -53,15 +53,6 @@ struct Tables {
     mul: [[__m256i; 2]; 7],
     low_nibble: __m256i,
     top_bit: __m256i,
-    rk: [[__m256i; 16]; 10],
-}
-
-impl Drop for Tables {
-    fn drop(&mut self) {
-        // SAFETY: `Tables` is plain vector data with no padding or pointers, so all-zero
-        // bytes are a valid value.
-        unsafe { zeroize::zeroize_flat_type(self) }
-    }
 }
 
 #[inline(always)]
@@ -74,7 +65,7 @@ unsafe fn broadcast16(row: &[u8]) -> __m256i {
 }
 
 #[inline(always)]
-unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
+unsafe fn tables(sbox: &[u8; 256]) -> Tables {
     // SAFETY: AVX2 is enabled by the caller; the helpers only read whole rows.
     unsafe {
         let zero = _mm256_setzero_si256();
@@ -83,7 +74,6 @@ unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
             mul: [[zero; 2]; 7],
             low_nibble: _mm256_set1_epi8(0x0f),
             top_bit: _mm256_set1_epi8(-128),
-            rk: [[zero; 16]; 10],
         };
         for h in 0..16 {
             t.rows[h] = broadcast16(&sbox[16 * h..16 * h + 16]);
@@ -91,11 +81,6 @@ unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
         for (m, products) in t.mul.iter_mut().zip(&NIBBLE_PRODUCTS) {
             m[0] = broadcast16(&products[0]);
             m[1] = broadcast16(&products[1]);
-        }
-        for (dst, key) in t.rk.iter_mut().zip(&rk.0) {
-            for (d, k) in dst.iter_mut().zip(key) {
-                *d = _mm256_set1_epi8(*k as i8);
-            }
         }
         t
     }
@@ -205,34 +190,35 @@ unsafe fn sbox<const I: usize>(s: &mut State, t: &Tables) {
 }
 
 #[inline(always)]
-unsafe fn key<const I: usize>(s: &mut State, k: &[__m256i; 16]) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe { s[I] = xor(s[I], k[I]) }
+unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
+    // SAFETY: register-only operations, enabled by the caller. The round key is broadcast
+    // where it is used rather than kept expanded, so no copy of it outlives the call.
+    unsafe { s[I] = xor(s[I], _mm256_set1_epi8(k[I] as i8)) }
 }
 
 #[inline(always)]
-unsafe fn encrypt_state(s: &mut State, t: &Tables) {
+unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in 0..9 {
-            unroll16!(key(s, &t.rk[round]));
+            unroll16!(key(s, &rk.0[round]));
             unroll16!(sbox(s, t));
             unroll16!(r_step(s, t));
         }
-        unroll16!(key(s, &t.rk[9]));
+        unroll16!(key(s, &rk.0[9]));
     }
 }
 
 #[inline(always)]
-unsafe fn decrypt_state(s: &mut State, t: &Tables) {
+unsafe fn decrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in (1..10).rev() {
-            unroll16!(key(s, &t.rk[round]));
+            unroll16!(key(s, &rk.0[round]));
             unroll16!(r_inv_step(s, t));
             unroll16!(sbox(s, t));
         }
-        unroll16!(key(s, &t.rk[0]));
+        unroll16!(key(s, &rk.0[0]));
     }
 }
 
@@ -296,10 +282,10 @@ unsafe fn encrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: AVX2 is enabled on this function; the helpers only touch registers and
     // arrays whose bounds they check by type.
     unsafe {
-        let t = tables(rk, &PI);
+        let t = tables(&PI);
         for_each_batch(buf, |batch| {
             let mut s = load(batch);
-            encrypt_state(&mut s, &t);
+            encrypt_state(&mut s, &t, rk);
             store(&s, batch);
         });
     }
@@ -309,10 +295,10 @@ unsafe fn encrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn decrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
-        let t = tables(rk, &PI_INV);
+        let t = tables(&PI_INV);
         for_each_batch(buf, |batch| {
             let mut s = load(batch);
-            decrypt_state(&mut s, &t);
+            decrypt_state(&mut s, &t, rk);
             store(&s, batch);
         });
     }
@@ -322,7 +308,7 @@ unsafe fn decrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn ctr_impl(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
-        let t = tables(rk, &PI);
+        let t = tables(&PI);
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         for chunk in buf.chunks_mut(BATCH) {
@@ -331,7 +317,7 @@ unsafe fn ctr_impl(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
             }
             next = next.wrapping_add(chunk.len().div_ceil(16) as u128);
             let mut s = load(&stream);
-            encrypt_state(&mut s, &t);
+            encrypt_state(&mut s, &t, rk);
             store(&s, &mut stream);
             for (d, k) in chunk.iter_mut().zip(stream.iter()) {
                 *d ^= *k;

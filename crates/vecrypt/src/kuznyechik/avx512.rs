@@ -38,16 +38,6 @@ struct Tables {
     /// Multipliers for the seven distinct non-trivial coefficients of ℓ, in the order
     /// 148, 32, 133, 16, 194, 192, 251.
     mul: [__m512i; 7],
-    /// The round keys, each byte broadcast over a register.
-    rk: [[__m512i; 16]; 10],
-}
-
-impl Drop for Tables {
-    fn drop(&mut self) {
-        // SAFETY: `Tables` is plain vector data with no padding or pointers, so all-zero
-        // bytes are a valid value.
-        unsafe { zeroize::zeroize_flat_type(self) }
-    }
 }
 
 const MATRICES: [u64; 7] = [
@@ -61,7 +51,7 @@ const MATRICES: [u64; 7] = [
 ];
 
 #[inline(always)]
-unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
+unsafe fn tables(sbox: &[u8; 256]) -> Tables {
     // SAFETY: the caller runs with AVX-512F/BW/VBMI/GFNI enabled; the loads read 256 bytes of
     // a 256-byte array, 64 at a time, unaligned loads being allowed.
     unsafe {
@@ -74,15 +64,9 @@ unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
                 _mm512_loadu_si512(p.add(192).cast()),
             ],
             mul: [_mm512_setzero_si512(); 7],
-            rk: [[_mm512_setzero_si512(); 16]; 10],
         };
         for (m, c) in t.mul.iter_mut().zip(MATRICES) {
             *m = _mm512_set1_epi64(c as i64);
-        }
-        for (dst, key) in t.rk.iter_mut().zip(&rk.0) {
-            for (d, k) in dst.iter_mut().zip(key) {
-                *d = _mm512_set1_epi8(*k as i8);
-            }
         }
         t
     }
@@ -181,36 +165,37 @@ unsafe fn sbox<const I: usize>(s: &mut State, t: &[__m512i; 4]) {
 
 /// `s[I] ^= k[I]`.
 #[inline(always)]
-unsafe fn key<const I: usize>(s: &mut State, k: &[__m512i; 16]) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe { s[I] = xor(s[I], k[I]) }
+unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
+    // SAFETY: register-only operations, enabled by the caller. The round key is broadcast
+    // where it is used rather than kept expanded, so no copy of it outlives the call.
+    unsafe { s[I] = xor(s[I], _mm512_set1_epi8(k[I] as i8)) }
 }
 
 /// E = X[K10] L S X[K9] ... L S X[K1].
 #[inline(always)]
-unsafe fn encrypt_state(s: &mut State, t: &Tables) {
+unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in 0..9 {
-            unroll16!(key(s, &t.rk[round]));
+            unroll16!(key(s, &rk.0[round]));
             unroll16!(sbox(s, &t.sbox));
             unroll16!(r_step(s, &t.mul));
         }
-        unroll16!(key(s, &t.rk[9]));
+        unroll16!(key(s, &rk.0[9]));
     }
 }
 
 /// D = X[K1] S⁻¹ L⁻¹ X[K2] ... S⁻¹ L⁻¹ X[K10].
 #[inline(always)]
-unsafe fn decrypt_state(s: &mut State, t: &Tables) {
+unsafe fn decrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in (1..10).rev() {
-            unroll16!(key(s, &t.rk[round]));
+            unroll16!(key(s, &rk.0[round]));
             unroll16!(r_inv_step(s, &t.mul));
             unroll16!(sbox(s, &t.sbox));
         }
-        unroll16!(key(s, &t.rk[0]));
+        unroll16!(key(s, &rk.0[0]));
     }
 }
 
@@ -324,10 +309,10 @@ unsafe fn encrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers only touch registers
     // and arrays whose bounds they check by type.
     unsafe {
-        let t = tables(rk, &PI);
+        let t = tables(&PI);
         for_each_batch(buf, |batch| {
             let mut s = load(batch);
-            encrypt_state(&mut s, &t);
+            encrypt_state(&mut s, &t, rk);
             store(s, batch);
         });
     }
@@ -337,10 +322,10 @@ unsafe fn encrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn decrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
-        let t = tables(rk, &PI_INV);
+        let t = tables(&PI_INV);
         for_each_batch(buf, |batch| {
             let mut s = load(batch);
-            decrypt_state(&mut s, &t);
+            decrypt_state(&mut s, &t, rk);
             store(s, batch);
         });
     }
@@ -350,7 +335,7 @@ unsafe fn decrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn ctr_impl(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
-        let t = tables(rk, &PI);
+        let t = tables(&PI);
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         for chunk in buf.chunks_mut(BATCH) {
@@ -359,7 +344,7 @@ unsafe fn ctr_impl(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
             }
             next = next.wrapping_add(chunk.len().div_ceil(16) as u128);
             let mut s = load(&stream);
-            encrypt_state(&mut s, &t);
+            encrypt_state(&mut s, &t, rk);
             store(s, &mut stream);
             for (d, k) in chunk.iter_mut().zip(stream.iter()) {
                 *d ^= *k;
