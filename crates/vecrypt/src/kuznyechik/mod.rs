@@ -25,15 +25,15 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
-/// Calls `$f::<i>($args)` for i = 0..16, spelled out so that every register index is a
+/// Calls `$f::<i>($args)` (or `$f::<i, G>` for `$f[G](...)`) for i = 0..16, spelled out so that every register index is a
 /// constant and the state never leaves registers.
 #[cfg(target_arch = "x86_64")]
 macro_rules! unroll16 {
-    ($f:ident($($arg:expr),*)) => {
-        $f::<0>($($arg),*); $f::<1>($($arg),*); $f::<2>($($arg),*); $f::<3>($($arg),*);
-        $f::<4>($($arg),*); $f::<5>($($arg),*); $f::<6>($($arg),*); $f::<7>($($arg),*);
-        $f::<8>($($arg),*); $f::<9>($($arg),*); $f::<10>($($arg),*); $f::<11>($($arg),*);
-        $f::<12>($($arg),*); $f::<13>($($arg),*); $f::<14>($($arg),*); $f::<15>($($arg),*);
+    ($f:ident $([$($g:tt)*])? ($($arg:expr),*)) => {
+        $f::<0 $(, $($g)*)?>($($arg),*); $f::<1 $(, $($g)*)?>($($arg),*); $f::<2 $(, $($g)*)?>($($arg),*); $f::<3 $(, $($g)*)?>($($arg),*);
+        $f::<4 $(, $($g)*)?>($($arg),*); $f::<5 $(, $($g)*)?>($($arg),*); $f::<6 $(, $($g)*)?>($($arg),*); $f::<7 $(, $($g)*)?>($($arg),*);
+        $f::<8 $(, $($g)*)?>($($arg),*); $f::<9 $(, $($g)*)?>($($arg),*); $f::<10 $(, $($g)*)?>($($arg),*); $f::<11 $(, $($g)*)?>($($arg),*);
+        $f::<12 $(, $($g)*)?>($($arg),*); $f::<13 $(, $($g)*)?>($($arg),*); $f::<14 $(, $($g)*)?>($($arg),*); $f::<15 $(, $($g)*)?>($($arg),*);
     };
 }
 
