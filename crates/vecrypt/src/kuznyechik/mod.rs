@@ -1,17 +1,32 @@
 //! Kuznyechik, the 128-bit block cipher of GOST R 34.12-2015 (RFC 7801), with the modes of
-//! GOST R 34.13-2015, the MGM AEAD (RFC 9058) and ACPKM re-keying (R 1323565.1.017-2018).
+//! GOST R 34.13-2015 ([`crate::modes::gost`]), the MGM AEAD of RFC 9058 ([`mgm`]) and
+//! ACPKM re-keying of R 1323565.1.017-2018 ([`acpkm`]).
 //!
-//! Backends, best first: `avx512` (byte-sliced, 64 blocks at once: the S-box by VPERMI2B
-//! on the 256-byte table, L as sixteen R steps whose constant multiplications are
-//! GF2P8AFFINEQB, with the palindromic coefficients folded), `avx2` (byte-sliced, 32 blocks,
-//! S-box and multiplications by byte shuffles), and `soft` (portable). All three are constant
-//! time. `table-leaky` is the classic table-driven construction, kept only for comparison and
-//! never chosen automatically.
+//! Backends, best first, all constant time except the last:
+//! - `avx512`: byte-sliced, 64 blocks at once. The S-box is a VPERMI2B lookup in the
+//!   256-byte table held in four registers; L is sixteen R steps whose constant
+//!   multiplications are GF2P8AFFINEQB, with the palindromic coefficients folded so each
+//!   step needs seven multiplications. Needs AVX-512 BW/VL/VBMI and GFNI.
+//! - `avx2`: byte-sliced, 32 blocks at once. The S-box reads all sixteen rows of π with
+//!   VPSHUFB and picks one with a VPBLENDVB tree; the multiplications are nibble shuffles,
+//!   or GF2P8AFFINEQB on CPUs that have GFNI without AVX-512.
+//! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
+//!   columns.
+//! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
+//!   state bytes). Not constant time; kept only as a speed reference and never chosen
+//!   automatically.
 //!
-//! Through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the whole-block
-//! big-endian counter the crate uses for every cipher: an IV of one block. GOST R 34.13 CTR
-//! takes a half-block IV and starts at `IV || 0^64`, which is the same counter; it is
-//! offered with its own parameters by [`gost::Ctr`] and by the CLI when given an 8-byte IV.
+//! The SIMD backends always process whole batches, so one-block calls (the chained modes:
+//! CBC encryption, CFB, OFB with a one-block register, OMAC, and the key schedule of each
+//! ACPKM section) cost as much as a batch. Registers of several blocks in OFB, CBC and CFB
+//! run that many chains in one batch.
+//!
+//! CTR: through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the
+//! whole-block big-endian counter the crate uses for every cipher, with a one-block IV.
+//! GOST R 34.13 CTR takes a half-block IV and counts from `IV || 0^64` with the same
+//! whole-block increment, so the two agree when the IV is widened with zeros:
+//! [`crate::modes::gost::ctr`] takes the GOST parameters directly, and `vecrypt cipher
+//! kuznyechik --mode ctr` accepts either an 8-byte GOST IV or a 16-byte first counter block.
 //!
 //! ```
 //! use vecrypt::kuznyechik::Kuznyechik;
