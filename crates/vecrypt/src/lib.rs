@@ -16,6 +16,8 @@
 //! assert_eq!(&data, b"any length at all in CTR mode");
 //! ```
 
+pub mod aes;
+pub mod aigis;
 pub mod cpu;
 mod error;
 pub mod kuznyechik;
