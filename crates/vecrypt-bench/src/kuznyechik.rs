@@ -1,8 +1,10 @@
-//! Kuznyechik: the `kuznyechik` crate (alone and under `ctr`) next to every vecrypt backend.
+//! Kuznyechik: the `kuznyechik` crate (alone and under `ctr`) next to every vecrypt backend,
+//! then the GOST R 34.13 modes, MGM and ACPKM per backend (no peer implements them for the
+//! current `cipher` traits).
 
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};
-use vecrypt::kuznyechik::Kuznyechik;
-use vecrypt::modes::BlockModes;
+use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
+use vecrypt::modes::{BlockModes, gost};
 
 use crate::{Budget, Row, throughput_row};
 
@@ -53,5 +55,54 @@ pub fn rows(budget: Budget) -> Vec<Row> {
             }
         }
     }
+    for backend in Kuznyechik::backends() {
+        mode_rows(budget, &mut rows, backend);
+    }
     rows
+}
+
+/// The modes with their own parameters, on one backend, over 16 KiB.
+fn mode_rows(budget: Budget, rows: &mut Vec<Row>, backend: vecrypt::Backend) {
+    let len = SIZES[0];
+    let key = [0x5au8; 32];
+    let c = Kuznyechik::with_backend(&key, backend).expect("listed backend");
+    let mgm = KuznyechikMgm::new(c.clone());
+    let imp = format!("vecrypt/{backend}");
+    let nonce = [0x11u8; 16];
+    let ad = [0x22u8; 64];
+    let iv2 = [0x33u8; 32];
+    let mut buf = vec![0u8; len];
+    let mut row = |op: &str, f: &mut dyn FnMut(&mut [u8])| {
+        rows.push(throughput_row(budget, ALG, &imp, op, len, || f(&mut buf)));
+    };
+    row("mgm-seal", &mut |b| {
+        mgm.encrypt_detached(&nonce, &ad, b).expect("valid nonce");
+    });
+    let mut sealed = vec![0u8; len];
+    let tag = mgm
+        .encrypt_detached(&nonce, &ad, &mut sealed)
+        .expect("valid nonce");
+    row("mgm-open", &mut |b| {
+        b.copy_from_slice(&sealed);
+        mgm.decrypt_detached(&nonce, &ad, b, &tag)
+            .expect("authentic");
+    });
+    row("ctr-acpkm N=4096", &mut |b| {
+        acpkm::ctr_acpkm(&c, &[0u8; 8], 4096, b).expect("valid section")
+    });
+    row("ofb z=2", &mut |b| {
+        gost::ofb(&c, &iv2, 16, b).expect("valid IV")
+    });
+    row("cbc-encrypt z=2", &mut |b| {
+        gost::cbc_encrypt(&c, &iv2, b).expect("whole blocks")
+    });
+    row("cbc-decrypt z=2", &mut |b| {
+        gost::cbc_decrypt(&c, &iv2, b).expect("whole blocks")
+    });
+    row("cfb z=2", &mut |b| {
+        gost::cfb_encrypt(&c, &iv2, 16, b).expect("valid IV")
+    });
+    row("omac", &mut |b| {
+        std::hint::black_box(gost::mac(&c, b, 16).expect("valid length"));
+    });
 }

@@ -82,7 +82,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let iv = match (args.mode, &args.iv) {
         (Mode::Ecb, Some(_)) => return Err(Failure("--iv is not used in ECB mode".into())),
         (Mode::Ecb, None) => Vec::new(),
-        (_, Some(iv)) => parse_hex("--iv", iv)?,
+        (mode, Some(iv)) => {
+            crate::gost::widen_ctr_iv(&args.alg, mode == Mode::Ctr, parse_hex("--iv", iv)?)
+        }
         (_, None) => return Err(Failure("--iv is required in CBC and CTR modes".into())),
     };
     if args.iterate.is_some() && args.mode != Mode::Ecb {

@@ -3,6 +3,7 @@
 //! Every failure prints one line to stderr and exits with status 2.
 
 mod cipher_cmd;
+mod gost;
 mod info;
 mod output;
 mod speed;
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Encrypt or decrypt with a block cipher (ECB, CBC or CTR).
     Cipher(cipher_cmd::Args),
+    /// Kuznyechik in the GOST R 34.13 modes with their own parameters, MGM and ACPKM.
+    Gost(gost::Args),
     /// Measure every algorithm, backend, mode and direction this CPU runs.
     Speed(speed::Args),
     /// Show the CPU features found and the backend each algorithm uses.
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Cipher(args) => cipher_cmd::run(&args),
+        Command::Gost(args) => gost::run(&args),
         Command::Speed(args) => speed::run(&args),
         Command::Info => info::run(),
         Command::Speedup(args) => speedup::run(&args),

@@ -13,17 +13,30 @@
 //!
 //! Blocks enter and leave the sliced layout through VPERMB (grouping each byte position of
 //! four blocks into one dword) and a 16x16 dword transpose.
+//!
+//! Short inputs (fewer than [`SMALL_LIMIT`] blocks, as in every chained mode) take another
+//! path that costs per block rather than per batch: four blocks per register, one per
+//! 128-bit lane, in the image of Kuznyechik's field under an isomorphism φ onto the AES
+//! field. There every constant multiplication is a GF2P8MULB, so L is sixteen products of
+//! an in-lane byte broadcast (VPSHUFB) with a column of L's matrix, XORed; S is the same
+//! VPERMI2B lookup in the conjugated table φ∘π∘φ⁻¹; keys are mapped by φ (a GF2P8AFFINEQB)
+//! and data once on the way in and out.
 
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
-use super::consts::{ELL, PI, PI_INV, affine_matrix};
+use super::consts::{
+    ELL, PHI, PHI_INV, PI, PI_INV, affine_matrix, conjugate_by_phi, matrix_of, phi_columns,
+};
 use crate::cpu::Features;
 
 /// Blocks per batch: one byte of each in every lane of a ZMM register.
 const LANES: usize = 64;
 /// Bytes per batch.
 const BATCH: usize = LANES * 16;
+
+/// Below this many blocks a call takes the per-block path.
+const SMALL_LIMIT: usize = 32;
 
 /// Whether this CPU can run the backend.
 pub(super) fn available(f: &Features) -> bool {
@@ -38,16 +51,6 @@ struct Tables {
     /// Multipliers for the seven distinct non-trivial coefficients of ℓ, in the order
     /// 148, 32, 133, 16, 194, 192, 251.
     mul: [__m512i; 7],
-    /// The round keys, each byte broadcast over a register.
-    rk: [[__m512i; 16]; 10],
-}
-
-impl Drop for Tables {
-    fn drop(&mut self) {
-        // SAFETY: `Tables` is plain vector data with no padding or pointers, so all-zero
-        // bytes are a valid value.
-        unsafe { zeroize::zeroize_flat_type(self) }
-    }
 }
 
 const MATRICES: [u64; 7] = [
@@ -61,7 +64,7 @@ const MATRICES: [u64; 7] = [
 ];
 
 #[inline(always)]
-unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
+unsafe fn tables(sbox: &[u8; 256]) -> Tables {
     // SAFETY: the caller runs with AVX-512F/BW/VBMI/GFNI enabled; the loads read 256 bytes of
     // a 256-byte array, 64 at a time, unaligned loads being allowed.
     unsafe {
@@ -74,15 +77,9 @@ unsafe fn tables(rk: &RoundKeys, sbox: &[u8; 256]) -> Tables {
                 _mm512_loadu_si512(p.add(192).cast()),
             ],
             mul: [_mm512_setzero_si512(); 7],
-            rk: [[_mm512_setzero_si512(); 16]; 10],
         };
         for (m, c) in t.mul.iter_mut().zip(MATRICES) {
             *m = _mm512_set1_epi64(c as i64);
-        }
-        for (dst, key) in t.rk.iter_mut().zip(&rk.0) {
-            for (d, k) in dst.iter_mut().zip(key) {
-                *d = _mm512_set1_epi8(*k as i8);
-            }
         }
         t
     }
@@ -109,17 +106,6 @@ unsafe fn mul(x: __m512i, m: __m512i) -> __m512i {
 unsafe fn xor(a: __m512i, b: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512F operation, enabled by the caller.
     unsafe { _mm512_xor_si512(a, b) }
-}
-
-/// Calls `$f::<i>($args)` for i = 0..16, spelled out so that every register index is a
-/// constant and the state never leaves registers.
-macro_rules! unroll16 {
-    ($f:ident($($arg:expr),*)) => {
-        $f::<0>($($arg),*); $f::<1>($($arg),*); $f::<2>($($arg),*); $f::<3>($($arg),*);
-        $f::<4>($($arg),*); $f::<5>($($arg),*); $f::<6>($($arg),*); $f::<7>($($arg),*);
-        $f::<8>($($arg),*); $f::<9>($($arg),*); $f::<10>($($arg),*); $f::<11>($($arg),*);
-        $f::<12>($($arg),*); $f::<13>($($arg),*); $f::<14>($($arg),*); $f::<15>($($arg),*);
-    };
 }
 
 /// The sum of one R step: `fresh` is the product that involves the byte the previous step
@@ -192,36 +178,37 @@ unsafe fn sbox<const I: usize>(s: &mut State, t: &[__m512i; 4]) {
 
 /// `s[I] ^= k[I]`.
 #[inline(always)]
-unsafe fn key<const I: usize>(s: &mut State, k: &[__m512i; 16]) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe { s[I] = xor(s[I], k[I]) }
+unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
+    // SAFETY: register-only operations, enabled by the caller. The round key is broadcast
+    // where it is used rather than kept expanded, so no copy of it outlives the call.
+    unsafe { s[I] = xor(s[I], _mm512_set1_epi8(k[I] as i8)) }
 }
 
 /// E = X[K10] L S X[K9] ... L S X[K1].
 #[inline(always)]
-unsafe fn encrypt_state(s: &mut State, t: &Tables) {
+unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in 0..9 {
-            unroll16!(key(s, &t.rk[round]));
+            unroll16!(key(s, &rk.0[round]));
             unroll16!(sbox(s, &t.sbox));
             unroll16!(r_step(s, &t.mul));
         }
-        unroll16!(key(s, &t.rk[9]));
+        unroll16!(key(s, &rk.0[9]));
     }
 }
 
 /// D = X[K1] S⁻¹ L⁻¹ X[K2] ... S⁻¹ L⁻¹ X[K10].
 #[inline(always)]
-unsafe fn decrypt_state(s: &mut State, t: &Tables) {
+unsafe fn decrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
         for round in (1..10).rev() {
-            unroll16!(key(s, &t.rk[round]));
+            unroll16!(key(s, &rk.0[round]));
             unroll16!(r_inv_step(s, &t.mul));
             unroll16!(sbox(s, &t.sbox));
         }
-        unroll16!(key(s, &t.rk[0]));
+        unroll16!(key(s, &rk.0[0]));
     }
 }
 
@@ -313,6 +300,128 @@ unsafe fn store(mut s: State, dst: &mut [u8; BATCH]) {
     }
 }
 
+/// π and π⁻¹ seen through φ.
+const PI_PHI: [u8; 256] = conjugate_by_phi(&PI);
+const PI_INV_PHI: [u8; 256] = conjugate_by_phi(&PI_INV);
+/// The columns of L and L⁻¹ through φ.
+const L_PHI: [[u8; 16]; 16] = phi_columns(false);
+const L_INV_PHI: [[u8; 16]; 16] = phi_columns(true);
+/// φ and φ⁻¹ as GF2P8AFFINEQB matrices.
+const TO_PHI: u64 = matrix_of(&PHI);
+const FROM_PHI: u64 = matrix_of(&PHI_INV);
+
+/// The constants of the per-block path for one direction, and the round keys through φ,
+/// each in all four lanes.
+struct SmallTables {
+    sbox: [__m512i; 4],
+    columns: [__m512i; 16],
+    rk: [__m512i; 10],
+}
+
+#[inline(always)]
+unsafe fn small_tables(rk: &RoundKeys, sbox: &[u8; 256], columns: &[[u8; 16]; 16]) -> SmallTables {
+    // SAFETY: AVX-512F/BW/VL/VBMI and GFNI are enabled by the caller; every load reads
+    // within a fixed-size array (64 bytes of the 256-byte table, 16 bytes of a 16-byte row).
+    unsafe {
+        let p = sbox.as_ptr();
+        let to_phi = _mm_set1_epi64x(TO_PHI as i64);
+        let lanes = |row: &[u8; 16]| _mm512_broadcast_i32x4(_mm_loadu_si128(row.as_ptr().cast()));
+        SmallTables {
+            sbox: [
+                _mm512_loadu_si512(p.cast()),
+                _mm512_loadu_si512(p.add(64).cast()),
+                _mm512_loadu_si512(p.add(128).cast()),
+                _mm512_loadu_si512(p.add(192).cast()),
+            ],
+            columns: core::array::from_fn(|k| lanes(&columns[k])),
+            rk: core::array::from_fn(|i| {
+                let k = _mm_loadu_si128(rk.0[i].as_ptr().cast());
+                _mm512_broadcast_i32x4(_mm_gf2p8affine_epi64_epi8::<0>(k, to_phi))
+            }),
+        }
+    }
+}
+
+/// L (or L⁻¹, by its columns) on four blocks in the φ domain.
+#[inline(always)]
+unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512i {
+    // SAFETY: register-only AVX-512BW and GFNI operations, enabled by the caller.
+    unsafe {
+        let products: [__m512i; 16] = core::array::from_fn(|k| {
+            let spread = _mm512_shuffle_epi8(y, _mm512_set1_epi8(k as i8));
+            _mm512_gf2p8mul_epi8(spread, columns[k])
+        });
+        let mut level = products;
+        let mut width = 16;
+        while width > 1 {
+            width /= 2;
+            for i in 0..width {
+                level[i] = xor(level[i], level[i + width]);
+            }
+        }
+        level[0]
+    }
+}
+
+#[inline(always)]
+unsafe fn small_encrypt(x: __m512i, t: &SmallTables) -> __m512i {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe {
+        let mut y = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(TO_PHI as i64));
+        for round in 0..9 {
+            y = substitute(xor(y, t.rk[round]), &t.sbox);
+            y = small_linear(y, &t.columns);
+        }
+        y = xor(y, t.rk[9]);
+        _mm512_gf2p8affine_epi64_epi8::<0>(y, _mm512_set1_epi64(FROM_PHI as i64))
+    }
+}
+
+#[inline(always)]
+unsafe fn small_decrypt(x: __m512i, t: &SmallTables) -> __m512i {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe {
+        let mut y = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(TO_PHI as i64));
+        y = xor(y, t.rk[9]);
+        for round in (0..9).rev() {
+            y = small_linear(y, &t.columns);
+            y = xor(substitute(y, &t.sbox), t.rk[round]);
+        }
+        _mm512_gf2p8affine_epi64_epi8::<0>(y, _mm512_set1_epi64(FROM_PHI as i64))
+    }
+}
+
+/// Runs the per-block path over whole blocks, four at a time; the last group is loaded and
+/// stored under a byte mask that depends only on the length.
+#[inline(always)]
+unsafe fn small_blocks(buf: &mut [u8], t: &SmallTables, decrypt: bool) {
+    // SAFETY: full groups read and write 64 bytes inside `buf`; the last group touches only
+    // the `rest.len() < 64` bytes its mask selects.
+    unsafe {
+        let mut groups = buf.chunks_exact_mut(64);
+        for g in &mut groups {
+            let x = _mm512_loadu_si512(g.as_ptr().cast());
+            let y = if decrypt {
+                small_decrypt(x, t)
+            } else {
+                small_encrypt(x, t)
+            };
+            _mm512_storeu_si512(g.as_mut_ptr().cast(), y);
+        }
+        let rest = groups.into_remainder();
+        if !rest.is_empty() {
+            let mask: __mmask64 = (1u64 << rest.len()) - 1;
+            let x = _mm512_maskz_loadu_epi8(mask, rest.as_ptr().cast());
+            let y = if decrypt {
+                small_decrypt(x, t)
+            } else {
+                small_encrypt(x, t)
+            };
+            _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), mask, y);
+        }
+    }
+}
+
 /// Runs `f` on every batch of `buf` (whole blocks), the last one padded with zeros.
 #[inline(always)]
 fn for_each_batch(buf: &mut [u8], mut f: impl FnMut(&mut [u8; BATCH])) {
@@ -335,12 +444,19 @@ unsafe fn encrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers only touch registers
     // and arrays whose bounds they check by type.
     unsafe {
-        let t = tables(rk, &PI);
-        for_each_batch(buf, |batch| {
-            let mut s = load(batch);
-            encrypt_state(&mut s, &t);
-            store(s, batch);
-        });
+        let (whole, rest) = split_batches(buf);
+        if !whole.is_empty() {
+            let t = tables(&PI);
+            for_each_batch(whole, |batch| {
+                let mut s = load(batch);
+                encrypt_state(&mut s, &t, rk);
+                store(s, batch);
+            });
+        }
+        if !rest.is_empty() {
+            let t = small_tables(rk, &PI_PHI, &L_PHI);
+            small_blocks(rest, &t, false);
+        }
     }
 }
 
@@ -348,30 +464,56 @@ unsafe fn encrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn decrypt_impl(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
-        let t = tables(rk, &PI_INV);
-        for_each_batch(buf, |batch| {
-            let mut s = load(batch);
-            decrypt_state(&mut s, &t);
-            store(s, batch);
-        });
+        let (whole, rest) = split_batches(buf);
+        if !whole.is_empty() {
+            let t = tables(&PI_INV);
+            for_each_batch(whole, |batch| {
+                let mut s = load(batch);
+                decrypt_state(&mut s, &t, rk);
+                store(s, batch);
+            });
+        }
+        if !rest.is_empty() {
+            let t = small_tables(rk, &PI_INV_PHI, &L_INV_PHI);
+            small_blocks(rest, &t, true);
+        }
     }
+}
+
+/// Splits whole blocks into the part for the sliced kernel and a short tail for the
+/// per-block path (a tail of at least [`SMALL_LIMIT`] blocks goes to a padded batch).
+#[inline(always)]
+fn split_batches(buf: &mut [u8]) -> (&mut [u8], &mut [u8]) {
+    let tail = buf.len() % BATCH;
+    let cut = if tail < SMALL_LIMIT * 16 {
+        buf.len() - tail
+    } else {
+        buf.len()
+    };
+    buf.split_at_mut(cut)
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 unsafe fn ctr_impl(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
-        let t = tables(rk, &PI);
+        let t = tables(&PI);
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         for chunk in buf.chunks_mut(BATCH) {
+            let blocks = chunk.len().div_ceil(16);
             for (i, block) in stream.chunks_exact_mut(16).enumerate() {
                 block.copy_from_slice(&next.wrapping_add(i as u128).to_be_bytes());
             }
-            next = next.wrapping_add(chunk.len().div_ceil(16) as u128);
-            let mut s = load(&stream);
-            encrypt_state(&mut s, &t);
-            store(s, &mut stream);
+            next = next.wrapping_add(blocks as u128);
+            if blocks < SMALL_LIMIT {
+                let small = small_tables(rk, &PI_PHI, &L_PHI);
+                small_blocks(&mut stream[..16 * blocks], &small, false);
+            } else {
+                let mut s = load(&stream);
+                encrypt_state(&mut s, &t, rk);
+                store(s, &mut stream);
+            }
             for (d, k) in chunk.iter_mut().zip(stream.iter()) {
                 *d ^= *k;
             }

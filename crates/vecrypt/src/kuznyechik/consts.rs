@@ -170,6 +170,135 @@ pub(crate) const fn affine_matrix(c: u8) -> u64 {
     m
 }
 
+/// Multiplication in the AES field, GF(2^8) mod x^8 + x^4 + x^3 + x + 1, for compile-time
+/// tables only.
+const fn aes_mul(mut a: u8, mut b: u8) -> u8 {
+    let mut r = 0u8;
+    while b != 0 {
+        if b & 1 != 0 {
+            r ^= a;
+        }
+        let carry = a & 0x80 != 0;
+        a <<= 1;
+        if carry {
+            a ^= 0x1b;
+        }
+        b >>= 1;
+    }
+    r
+}
+
+/// A root of Kuznyechik's field polynomial x^8 + x^7 + x^6 + x + 1 inside the AES field.
+/// Sending x to it is a field isomorphism φ, under which every multiplication of L becomes
+/// one GF2P8MULB.
+const BETA: u8 = {
+    let mut b = 2u16;
+    let mut found = 0u8;
+    while b < 256 && found == 0 {
+        let x = b as u8;
+        let mut powers = [1u8; 9];
+        let mut i = 1;
+        while i < 9 {
+            powers[i] = aes_mul(powers[i - 1], x);
+            i += 1;
+        }
+        if powers[8] ^ powers[7] ^ powers[6] ^ powers[1] ^ powers[0] == 0 {
+            found = x;
+        }
+        b += 1;
+    }
+    found
+};
+
+/// φ on every byte.
+pub(crate) const PHI: [u8; 256] = {
+    let mut basis = [1u8; 8];
+    let mut i = 1;
+    while i < 8 {
+        basis[i] = aes_mul(basis[i - 1], BETA);
+        i += 1;
+    }
+    let mut t = [0u8; 256];
+    let mut a = 0;
+    while a < 256 {
+        let mut v = 0u8;
+        let mut bit = 0;
+        while bit < 8 {
+            if (a >> bit) & 1 != 0 {
+                v ^= basis[bit];
+            }
+            bit += 1;
+        }
+        t[a] = v;
+        a += 1;
+    }
+    t
+};
+
+/// φ⁻¹ on every byte.
+pub(crate) const PHI_INV: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut a = 0;
+    while a < 256 {
+        t[PHI[a] as usize] = a as u8;
+        a += 1;
+    }
+    t
+};
+
+/// The GF2P8AFFINEQB matrix of a GF(2)-linear map of bytes given by a table.
+pub(crate) const fn matrix_of(map: &[u8; 256]) -> u64 {
+    let mut m = 0u64;
+    let mut out_bit = 0;
+    while out_bit < 8 {
+        let mut row = 0u8;
+        let mut in_bit = 0;
+        while in_bit < 8 {
+            if (map[1 << in_bit] >> out_bit) & 1 != 0 {
+                row |= 1 << in_bit;
+            }
+            in_bit += 1;
+        }
+        m |= (row as u64) << (8 * (7 - out_bit));
+        out_bit += 1;
+    }
+    m
+}
+
+/// A byte table conjugated by φ: `out[φ(v)] = φ(table[v])`.
+pub(crate) const fn conjugate_by_phi(table: &[u8; 256]) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[PHI[v] as usize] = PHI[table[v] as usize];
+        v += 1;
+    }
+    t
+}
+
+/// The columns of a linear map of blocks, in the φ domain: `cols[k][j]` is φ of byte `j`
+/// of the map applied to the block with byte `k` equal to 1.
+pub(crate) const fn phi_columns(inverse: bool) -> [[u8; 16]; 16] {
+    let mut cols = [[0u8; 16]; 16];
+    let mut k = 0;
+    while k < 16 {
+        let mut unit = [0u8; 16];
+        unit[k] = 1;
+        let image = if inverse {
+            l_inv_const(unit)
+        } else {
+            l_const(unit)
+        };
+        let mut j = 0;
+        while j < 16 {
+            cols[k][j] = PHI[image[j] as usize];
+            j += 1;
+        }
+        k += 1;
+    }
+    cols
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +317,19 @@ mod tests {
         ];
         assert_eq!(ROUND_CONSTANTS[0], c1);
         assert_eq!(l_inv_const(c1)[15], 1);
+    }
+
+    #[test]
+    fn phi_is_a_field_isomorphism() {
+        for a in 0..=255u8 {
+            for b in [1u8, 2, 3, 0x94, 0xfb, a.wrapping_mul(7)] {
+                assert_eq!(
+                    PHI[usize::from(gf_mul(a, b))],
+                    aes_mul(PHI[usize::from(a)], PHI[usize::from(b)])
+                );
+            }
+            assert_eq!(PHI_INV[usize::from(PHI[usize::from(a)])], a);
+        }
     }
 
     #[test]

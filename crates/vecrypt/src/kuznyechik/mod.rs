@@ -1,17 +1,32 @@
 //! Kuznyechik, the 128-bit block cipher of GOST R 34.12-2015 (RFC 7801), with the modes of
-//! GOST R 34.13-2015, the MGM AEAD (RFC 9058) and ACPKM re-keying (R 1323565.1.017-2018).
+//! GOST R 34.13-2015 ([`crate::modes::gost`]), the MGM AEAD of RFC 9058 ([`mgm`]) and
+//! ACPKM re-keying of R 1323565.1.017-2018 ([`acpkm`]).
 //!
-//! Backends, best first: `avx512` (byte-sliced, 64 blocks at once: the S-box by VPERMI2B
-//! on the 256-byte table, L as sixteen R steps whose constant multiplications are
-//! GF2P8AFFINEQB, with the palindromic coefficients folded), `avx2` (byte-sliced, 32 blocks,
-//! S-box and multiplications by byte shuffles), and `soft` (portable). All three are constant
-//! time. `table-leaky` is the classic table-driven construction, kept only for comparison and
-//! never chosen automatically.
+//! Backends, best first, all constant time except the last:
+//! - `avx512`: byte-sliced, 64 blocks at once. The S-box is a VPERMI2B lookup in the
+//!   256-byte table held in four registers; L is sixteen R steps whose constant
+//!   multiplications are GF2P8AFFINEQB, with the palindromic coefficients folded so each
+//!   step needs seven multiplications. Needs AVX-512 BW/VL/VBMI and GFNI.
+//! - `avx2`: byte-sliced, 32 blocks at once. The S-box reads all sixteen rows of π with
+//!   VPSHUFB and picks one with a VPBLENDVB tree; the multiplications are nibble shuffles,
+//!   or GF2P8AFFINEQB on CPUs that have GFNI without AVX-512.
+//! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
+//!   columns.
+//! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
+//!   state bytes). Not constant time; kept only as a speed reference and never chosen
+//!   automatically.
 //!
-//! Through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the whole-block
-//! big-endian counter the crate uses for every cipher: an IV of one block. GOST R 34.13 CTR
-//! takes a half-block IV and starts at `IV || 0^64`, which is the same counter; it is
-//! offered with its own parameters by [`gost::Ctr`] and by the CLI when given an 8-byte IV.
+//! The SIMD backends always process whole batches, so one-block calls (the chained modes:
+//! CBC encryption, CFB, OFB with a one-block register, OMAC, and the key schedule of each
+//! ACPKM section) cost as much as a batch. Registers of several blocks in OFB, CBC and CFB
+//! run that many chains in one batch.
+//!
+//! CTR: through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the
+//! whole-block big-endian counter the crate uses for every cipher, with a one-block IV.
+//! GOST R 34.13 CTR takes a half-block IV and counts from `IV || 0^64` with the same
+//! whole-block increment, so the two agree when the IV is widened with zeros:
+//! [`crate::modes::gost::ctr`] takes the GOST parameters directly, and `vecrypt cipher
+//! kuznyechik --mode ctr` accepts either an 8-byte GOST IV or a 16-byte first counter block.
 //!
 //! ```
 //! use vecrypt::kuznyechik::Kuznyechik;
@@ -25,11 +40,29 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
+/// Calls `$f::<i>($args)` (or `$f::<i, G>` for `$f[G](...)`) for i = 0..16, spelled out so that every register index is a
+/// constant and the state never leaves registers.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unroll16 {
+    ($f:ident $([$($g:tt)*])? ($($arg:expr),*)) => {
+        $f::<0 $(, $($g)*)?>($($arg),*); $f::<1 $(, $($g)*)?>($($arg),*); $f::<2 $(, $($g)*)?>($($arg),*); $f::<3 $(, $($g)*)?>($($arg),*);
+        $f::<4 $(, $($g)*)?>($($arg),*); $f::<5 $(, $($g)*)?>($($arg),*); $f::<6 $(, $($g)*)?>($($arg),*); $f::<7 $(, $($g)*)?>($($arg),*);
+        $f::<8 $(, $($g)*)?>($($arg),*); $f::<9 $(, $($g)*)?>($($arg),*); $f::<10 $(, $($g)*)?>($($arg),*); $f::<11 $(, $($g)*)?>($($arg),*);
+        $f::<12 $(, $($g)*)?>($($arg),*); $f::<13 $(, $($g)*)?>($($arg),*); $f::<14 $(, $($g)*)?>($($arg),*); $f::<15 $(, $($g)*)?>($($arg),*);
+    };
+}
+
+pub mod acpkm;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 pub(crate) mod consts;
+pub mod mgm;
 mod soft;
 mod table_leaky;
+#[cfg(target_arch = "x86_64")]
+mod x86_mgm;
 
 use core::fmt;
 
@@ -44,6 +77,8 @@ use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
 use crate::modes::{BlockKernel, KernelBackend};
 use crate::registry::NamedCipher;
+
+pub use mgm::KuznyechikMgm;
 
 /// Block length in bytes.
 pub const BLOCK: usize = 16;
@@ -82,6 +117,8 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     #[cfg(target_arch = "x86_64")]
     (Backend::Avx512, avx512::available),
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Avx2, avx2::available),
     (Backend::TableLeaky, |_| true),
     (Backend::Soft, |_| true),
 ];
@@ -147,6 +184,8 @@ impl BlockKernel for Kuznyechik {
         let done = match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::encrypt_blocks(&self.rk, buf),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::encrypt_blocks(&self.rk, buf),
             Backend::TableLeaky => {
                 table_leaky::encrypt_blocks(&self.rk, buf);
                 true
@@ -162,6 +201,8 @@ impl BlockKernel for Kuznyechik {
         let done = match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::decrypt_blocks(&self.rk, buf),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::decrypt_blocks(&self.rk, buf),
             Backend::TableLeaky => {
                 table_leaky::decrypt_blocks(&self.rk, buf);
                 true
@@ -175,11 +216,15 @@ impl BlockKernel for Kuznyechik {
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512
-            && let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter)
-            && avx512::ctr(&self.rk, c, buf)
-        {
-            return;
+        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
+            let done = match self.backend {
+                Backend::Avx512 => avx512::ctr(&self.rk, c, buf),
+                Backend::Avx2 => avx2::ctr(&self.rk, c, buf),
+                _ => false,
+            };
+            if done {
+                return;
+            }
         }
         crate::modes::ctr_apply_batched(self, counter, buf);
     }

@@ -1,0 +1,373 @@
+//! MGM, the Multilinear Galois Mode AEAD of RFC 9058, over Kuznyechik.
+//!
+//! Two counters run from one nonce: `Y` (its right half incremented) gives the CTR
+//! keystream, `Z` (its left half incremented) gives a fresh multiplier `H_i = E(Z_i)` for
+//! every block of associated data and ciphertext. The tag is `E(sum H_i * block_i)` in
+//! GF(2^128) mod x^128 + x^7 + x^2 + x + 1, big-endian, with no bit reflection.
+//!
+//! Both counters of a batch go to the cipher in one call (32 `Y` and 32 `Z` blocks fill the
+//! 64 lanes of the widest backend), and the products of the batch are summed with
+//! carry-less multiplication and reduced once. Decryption checks the tag before it writes
+//! any plaintext.
+
+use aead::consts::U16;
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
+use cipher::{Key, KeyInit, KeySizeUser};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use super::{BLOCK, Kuznyechik};
+use crate::Error;
+use crate::cpu::Backend;
+use crate::modes::BlockKernel;
+
+/// Data blocks per batch: their `Y` and `Z` counter blocks fill one 64-block cipher call.
+const BATCH: usize = 32;
+/// Shortest tag accepted, in bytes (RFC 9058 allows 32 to 128 bits).
+pub const MIN_TAG: usize = 4;
+
+/// Kuznyechik-MGM with a 16-byte nonce (its top bit must be zero) and a 16-byte tag.
+#[derive(Clone, Debug)]
+pub struct KuznyechikMgm {
+    cipher: Kuznyechik,
+}
+
+impl KuznyechikMgm {
+    /// MGM over an already keyed cipher.
+    pub fn new(cipher: Kuznyechik) -> Self {
+        Self { cipher }
+    }
+
+    /// Keys MGM on the best backend for this CPU.
+    pub fn from_key(key: &[u8]) -> Result<Self, Error> {
+        Ok(Self::new(Kuznyechik::from_key(key)?))
+    }
+
+    /// Keys MGM on `backend`, or fails if this CPU cannot run it.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        Ok(Self::new(Kuznyechik::with_backend(key, backend)?))
+    }
+
+    /// The backend of the underlying cipher.
+    pub fn backend(&self) -> Backend {
+        self.cipher.backend()
+    }
+
+    /// Encrypts `buf` in place and returns the full 16-byte tag (truncate it to the
+    /// protocol's length if that is shorter).
+    pub fn encrypt_detached(
+        &self,
+        nonce: &[u8],
+        ad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; BLOCK], Error> {
+        let start = Counters::new(&self.cipher, nonce, ad.len(), buf.len())?;
+        let mut mac = Accumulator::default();
+        let mut z = start.z;
+        self.absorb(&mut z, ad, &mut mac);
+        let mut y = start.y;
+        let mut both = [0u8; 2 * BATCH * BLOCK];
+        for chunk in buf.chunks_mut(BATCH * BLOCK) {
+            let blocks = chunk.len().div_ceil(BLOCK);
+            let (ys, zs) = both.split_at_mut(BATCH * BLOCK);
+            fill(ys, blocks, &mut y, increment_right);
+            fill(zs, blocks, &mut z, increment_left);
+            // One call: the keystream and the multipliers of the batch side by side.
+            let stream_len = blocks * BLOCK;
+            if blocks == BATCH {
+                self.cipher.kernel_encrypt(&mut both);
+            } else {
+                self.cipher.kernel_encrypt(&mut both[..stream_len]);
+                self.cipher
+                    .kernel_encrypt(&mut both[BATCH * BLOCK..BATCH * BLOCK + stream_len]);
+            }
+            let (ys, zs) = both.split_at(BATCH * BLOCK);
+            for (d, k) in chunk.iter_mut().zip(ys) {
+                *d ^= *k;
+            }
+            mac.add_padded(&zs[..stream_len], chunk);
+        }
+        both.zeroize();
+        Ok(self.finish(&mut z, &mut mac, ad.len(), buf.len()))
+    }
+
+    /// Checks `tag` (4 to 16 bytes, compared in constant time with the start of the
+    /// computed tag) and only then decrypts `buf` in place. On failure `buf` is untouched.
+    pub fn decrypt_detached(
+        &self,
+        nonce: &[u8],
+        ad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        if !(MIN_TAG..=BLOCK).contains(&tag.len()) {
+            return Err(Error::InvalidLength);
+        }
+        let start = Counters::new(&self.cipher, nonce, ad.len(), buf.len())?;
+        let mut mac = Accumulator::default();
+        let mut z = start.z;
+        self.absorb(&mut z, ad, &mut mac);
+        self.absorb(&mut z, buf, &mut mac);
+        let expected = self.finish(&mut z, &mut mac, ad.len(), buf.len());
+        if !bool::from(expected[..tag.len()].ct_eq(tag)) {
+            return Err(Error::AuthenticationFailed);
+        }
+        let mut y = start.y;
+        let mut stream = [0u8; 2 * BATCH * BLOCK];
+        for chunk in buf.chunks_mut(2 * BATCH * BLOCK) {
+            let blocks = chunk.len().div_ceil(BLOCK);
+            fill(&mut stream, blocks, &mut y, increment_right);
+            self.cipher.kernel_encrypt(&mut stream[..blocks * BLOCK]);
+            for (d, k) in chunk.iter_mut().zip(stream.iter()) {
+                *d ^= *k;
+            }
+        }
+        stream.zeroize();
+        Ok(())
+    }
+
+    /// Adds `H_i * block` for every (zero-padded) block of `data`, advancing `z`.
+    fn absorb(&self, z: &mut u128, data: &[u8], mac: &mut Accumulator) {
+        let mut hs = [0u8; 2 * BATCH * BLOCK];
+        for chunk in data.chunks(2 * BATCH * BLOCK) {
+            let blocks = chunk.len().div_ceil(BLOCK);
+            fill(&mut hs, blocks, z, increment_left);
+            self.cipher.kernel_encrypt(&mut hs[..blocks * BLOCK]);
+            mac.add_padded(&hs[..blocks * BLOCK], chunk);
+        }
+        hs.zeroize();
+    }
+
+    /// The last block `len(A) || len(C)` in bits, then the tag.
+    fn finish(&self, z: &mut u128, mac: &mut Accumulator, ad: usize, text: usize) -> [u8; 16] {
+        let mut h = z.to_be_bytes();
+        self.cipher.kernel_encrypt(&mut h);
+        let mut lengths = [0u8; BLOCK];
+        lengths[..8].copy_from_slice(&(ad as u64 * 8).to_be_bytes());
+        lengths[8..].copy_from_slice(&(text as u64 * 8).to_be_bytes());
+        mac.add_padded(&h, &lengths);
+        let mut tag = mac.reduce().to_be_bytes();
+        self.cipher.kernel_encrypt(&mut tag);
+        h.zeroize();
+        mac.clear();
+        tag
+    }
+}
+
+/// The starting values of both counters.
+struct Counters {
+    y: u128,
+    z: u128,
+}
+
+impl Counters {
+    fn new(cipher: &Kuznyechik, nonce: &[u8], ad: usize, text: usize) -> Result<Self, Error> {
+        let nonce: [u8; BLOCK] = nonce.try_into().map_err(|_| Error::IvLength {
+            expected: BLOCK,
+            got: nonce.len(),
+        })?;
+        if nonce[0] & 0x80 != 0 {
+            return Err(Error::InvalidNonce);
+        }
+        // Each length must fit the 64-bit bit count of the last block, and the Z counter must
+        // not wrap: at most 2^64 - 1 multipliers.
+        let bits = |len: usize| (len as u128) * 8;
+        let blocks = (ad.div_ceil(BLOCK) + text.div_ceil(BLOCK)) as u128 + 1;
+        if bits(ad) > u128::from(u64::MAX) || bits(text) > u128::from(u64::MAX) || blocks >= 1 << 64
+        {
+            return Err(Error::InvalidLength);
+        }
+        let mut y = nonce;
+        cipher.kernel_encrypt(&mut y);
+        let mut z = nonce;
+        z[0] |= 0x80;
+        cipher.kernel_encrypt(&mut z);
+        Ok(Self {
+            y: u128::from_be_bytes(y),
+            z: u128::from_be_bytes(z),
+        })
+    }
+}
+
+/// `incr_r`: the right (low) 64 bits plus one, modulo 2^64.
+fn increment_right(v: u128) -> u128 {
+    let left = v >> 64 << 64;
+    left | u128::from((v as u64).wrapping_add(1))
+}
+
+/// `incr_l`: the left (high) 64 bits plus one, modulo 2^64.
+fn increment_left(v: u128) -> u128 {
+    let right = v & u128::from(u64::MAX);
+    (u128::from(((v >> 64) as u64).wrapping_add(1)) << 64) | right
+}
+
+/// Writes `blocks` successive counter values into `out`, advancing `counter`.
+fn fill(out: &mut [u8], blocks: usize, counter: &mut u128, next: fn(u128) -> u128) {
+    for block in out.chunks_exact_mut(BLOCK).take(blocks) {
+        block.copy_from_slice(&counter.to_be_bytes());
+        *counter = next(*counter);
+    }
+}
+
+/// The running sum of products, as an unreduced 256-bit polynomial.
+#[derive(Default)]
+struct Accumulator {
+    low: u128,
+    high: u128,
+}
+
+impl Accumulator {
+    /// Adds `H_i * X_i` for the blocks of `hs` and of `xs` zero-padded to as many blocks.
+    fn add_padded(&mut self, hs: &[u8], xs: &[u8]) {
+        let whole = xs.len() / BLOCK * BLOCK;
+        self.add(&hs[..whole], &xs[..whole]);
+        if whole < xs.len() {
+            let mut last = [0u8; BLOCK];
+            last[..xs.len() - whole].copy_from_slice(&xs[whole..]);
+            self.add(&hs[whole..whole + BLOCK], &last);
+            last.zeroize();
+        }
+    }
+
+    fn add(&mut self, hs: &[u8], xs: &[u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((low, high)) = super::x86_mgm::mul_sum(hs, xs) {
+            self.low ^= low;
+            self.high ^= high;
+            return;
+        }
+        for (h, x) in hs.chunks_exact(BLOCK).zip(xs.chunks_exact(BLOCK)) {
+            let (low, high) = clmul_portable(
+                u128::from_be_bytes(h.try_into().expect("16 bytes")),
+                u128::from_be_bytes(x.try_into().expect("16 bytes")),
+            );
+            self.low ^= low;
+            self.high ^= high;
+        }
+    }
+
+    /// The sum modulo x^128 + x^7 + x^2 + x + 1.
+    fn reduce(&self) -> u128 {
+        reduce(self.low, self.high)
+    }
+
+    fn clear(&mut self) {
+        self.low.zeroize();
+        self.high.zeroize();
+    }
+}
+
+/// Carry-less 128x128 multiplication without branches or secret-indexed memory.
+fn clmul_portable(a: u128, b: u128) -> (u128, u128) {
+    let (mut low, mut high) = (0u128, 0u128);
+    for i in 0..128 {
+        let mask = ((b >> i) & 1).wrapping_neg();
+        low ^= (a << i) & mask;
+        // The bits of `a << i` that leave the low half; `i = 0` leaves none.
+        high ^= (a.checked_shr(128 - i).unwrap_or(0)) & mask;
+    }
+    (low, high)
+}
+
+/// `high * x^128 + low` modulo x^128 + x^7 + x^2 + x + 1: x^128 is x^7 + x^2 + x + 1, folded
+/// twice (the first fold can overflow by seven bits).
+fn reduce(low: u128, high: u128) -> u128 {
+    let fold = |h: u128| h ^ (h << 1) ^ (h << 2) ^ (h << 7);
+    let overflow = (high >> 127) ^ (high >> 126) ^ (high >> 121);
+    low ^ fold(high) ^ fold(overflow)
+}
+
+impl KeySizeUser for KuznyechikMgm {
+    type KeySize = cipher::consts::U32;
+}
+
+impl KeyInit for KuznyechikMgm {
+    fn new(key: &Key<Self>) -> Self {
+        Self::new(<Kuznyechik as KeyInit>::new(key))
+    }
+}
+
+impl AeadCore for KuznyechikMgm {
+    type NonceSize = U16;
+    type TagSize = U16;
+    const TAG_POSITION: TagPosition = TagPosition::Postfix;
+}
+
+impl AeadInOut for KuznyechikMgm {
+    fn encrypt_inout_detached(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: InOutBuf<'_, '_, u8>,
+    ) -> aead::Result<Tag<Self>> {
+        // MGM works in place; the input is copied over first when the buffers differ.
+        let output = buffer.into_out_with_copied_in();
+        let tag = self
+            .encrypt_detached(nonce, associated_data, output)
+            .map_err(|_| aead::Error)?;
+        Ok(tag.into())
+    }
+
+    fn decrypt_inout_detached(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: InOutBuf<'_, '_, u8>,
+        tag: &Tag<Self>,
+    ) -> aead::Result<()> {
+        // On failure the output holds the ciphertext, never plaintext.
+        let output = buffer.into_out_with_copied_in();
+        self.decrypt_detached(nonce, associated_data, output, tag)
+            .map_err(|_| aead::Error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduction_matches_bitwise_multiplication() {
+        // x^127 * x = x^128 = x^7 + x^2 + x + 1.
+        let (l, h) = clmul_portable(1 << 127, 2);
+        assert_eq!(reduce(l, h), 0x87);
+        // x^127 * x^127 = x^254 = x^126 * (x^7 + x^2 + x + 1), which overflows once more.
+        let (l, h) = clmul_portable(1 << 127, 1 << 127);
+        let expect = {
+            let (l2, h2) = clmul_portable(1 << 126, 0x87);
+            reduce(l2, h2)
+        };
+        assert_eq!(reduce(l, h), expect);
+    }
+
+    #[test]
+    fn portable_and_carry_less_products_agree() {
+        let mut seed = 0x0123_4567_89ab_cdefu128;
+        let mut next = || {
+            seed = seed.wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645) + 1;
+            seed
+        };
+        let hs: Vec<u8> = (0..40).flat_map(|_| next().to_be_bytes()).collect();
+        let xs: Vec<u8> = (0..40).flat_map(|_| next().to_be_bytes()).collect();
+        let (mut low, mut high) = (0, 0);
+        for (h, x) in hs.chunks(16).zip(xs.chunks(16)) {
+            let (l, h) = clmul_portable(
+                u128::from_be_bytes(h.try_into().unwrap()),
+                u128::from_be_bytes(x.try_into().unwrap()),
+            );
+            low ^= l;
+            high ^= h;
+        }
+        let mut acc = Accumulator::default();
+        acc.add(&hs, &xs);
+        assert_eq!((acc.low, acc.high), (low, high));
+    }
+
+    #[test]
+    fn counters_increment_their_own_half() {
+        assert_eq!(increment_right(u128::MAX), u128::MAX << 64);
+        assert_eq!(increment_left(u128::MAX), u128::from(u64::MAX));
+        assert_eq!(increment_left(5), (1 << 64) | 5);
+    }
+}
