@@ -274,6 +274,59 @@ pub(crate) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
     unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
 }
 
+/// The chained modes, one block at a time at the latency bound of the AES instructions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Chain {
+    /// CFB encryption: the chain is the last ciphertext block.
+    CfbEncrypt,
+    /// OFB: the chain is the last keystream block.
+    Ofb,
+    /// CBC-MAC: the chain absorbs each block; the data is left as it is.
+    CbcMac,
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn chain_kernel<const NR: usize>(
+    keys: &[[u8; 16]; 15],
+    mode: Chain,
+    iv: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    let k = round_keys(keys);
+    let mut chain = load(iv, 0);
+    for block in buf.chunks_exact_mut(16) {
+        let data = load(block, 0);
+        let mut b = [if mode == Chain::CbcMac {
+            _mm_xor_si128(chain, data)
+        } else {
+            chain
+        }];
+        encrypt_n::<NR, 1>(&k, &mut b);
+        chain = match mode {
+            Chain::CfbEncrypt => {
+                let c = _mm_xor_si128(b[0], data);
+                store(block, 0, c);
+                c
+            }
+            Chain::Ofb => {
+                store(block, 0, _mm_xor_si128(b[0], data));
+                b[0]
+            }
+            Chain::CbcMac => b[0],
+        };
+    }
+    store(iv, 0, chain);
+}
+
+/// A chained mode over whole blocks; `iv` carries the chain in and out.
+pub(crate) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
+    if !runnable() {
+        return super::chain_with(rk, mode, iv, buf, soft::encrypt_blocks);
+    }
+    // SAFETY: runnable() confirmed the features this kernel is compiled for.
+    unsafe { by_rounds!(rk.rounds, chain_kernel(&rk.enc, mode, iv, buf)) }
+}
+
 /// Streams interleaved by [`encrypt_cbc_streams`] at most.
 pub(crate) const MAX_STREAMS: usize = 8;
 

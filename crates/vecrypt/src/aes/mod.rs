@@ -13,13 +13,19 @@
 //! ```
 
 mod aesni;
+mod cmac;
+mod feedback;
 mod gcm;
 mod ghash;
 mod key_schedule;
 mod soft;
 mod vaes;
+mod xts;
 
+pub use aesni::Chain;
+pub use cmac::AesCmac;
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm};
+pub use xts::AesXts;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -213,6 +219,14 @@ impl<K: KeySize> Aes<K> {
         }
     }
 
+    /// A chained mode over whole blocks on this key's backend.
+    pub(crate) fn chain(&self, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
+        match self.backend {
+            Backend::Soft => chain_with(&self.rk, mode, iv, buf, soft::encrypt_blocks),
+            _ => aesni::chain(&self.rk, mode, iv, buf),
+        }
+    }
+
     pub(crate) fn cbc_encrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) {
         match self.backend {
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => {
@@ -304,6 +318,34 @@ pub(crate) fn cbc_decrypt_with(
         crate::modes::xor_in_place(&mut chunk[..16], iv);
         crate::modes::xor_in_place(&mut chunk[16..], &saved[..saved.len() - 16]);
         iv.copy_from_slice(&saved[saved.len() - 16..]);
+    }
+}
+
+/// A chained mode over whole blocks from a one-block ECB function.
+pub(crate) fn chain_with(
+    rk: &RoundKeys,
+    mode: Chain,
+    iv: &mut [u8; 16],
+    buf: &mut [u8],
+    ecb: fn(&RoundKeys, &mut [u8]),
+) {
+    for block in buf.chunks_exact_mut(16) {
+        let mut b = *iv;
+        if mode == Chain::CbcMac {
+            crate::modes::xor_in_place(&mut b, block);
+        }
+        ecb(rk, &mut b);
+        match mode {
+            Chain::CfbEncrypt => {
+                crate::modes::xor_in_place(block, &b);
+                iv.copy_from_slice(block);
+            }
+            Chain::Ofb => {
+                crate::modes::xor_in_place(block, &b);
+                *iv = b;
+            }
+            Chain::CbcMac => *iv = b,
+        }
     }
 }
 
