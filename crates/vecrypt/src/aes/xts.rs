@@ -5,7 +5,7 @@ use core::fmt;
 
 use zeroize::Zeroize;
 
-use super::{Aes, KeySize};
+use super::{Aes, KeySize, RoundKeys, aesni, soft, vaes};
 use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::xor_in_place;
@@ -21,7 +21,7 @@ pub struct AesXts<K: KeySize> {
 }
 
 /// Multiplication by x in GF(2^128) with XTS's little-endian convention, without a branch.
-fn next_tweak(t: u128) -> u128 {
+pub(crate) fn next_tweak(t: u128) -> u128 {
     (t << 1) ^ (0x87 & 0u128.wrapping_sub(t >> 127))
 }
 
@@ -76,24 +76,21 @@ impl<K: KeySize> AesXts<K> {
     }
 
     /// Whole blocks under consecutive tweaks starting at `t`; returns the next tweak.
-    fn blocks(&self, mut t: u128, buf: &mut [u8], decrypt: bool) -> u128 {
-        let mut tweaks = [0u8; 16 * BATCH];
-        for chunk in buf.chunks_mut(16 * BATCH) {
-            let tw = &mut tweaks[..chunk.len()];
-            for block in tw.chunks_exact_mut(16) {
-                block.copy_from_slice(&t.to_le_bytes());
-                t = next_tweak(t);
-            }
-            xor_in_place(chunk, tw);
-            if decrypt {
-                self.data.ecb_decrypt(chunk);
-            } else {
-                self.data.ecb_encrypt(chunk);
-            }
-            xor_in_place(chunk, tw);
+    fn blocks(&self, t: u128, buf: &mut [u8], decrypt: bool) -> u128 {
+        let rk = &self.data.rk;
+        match self.data.backend {
+            Backend::Vaes512 => vaes::zmm::xts_blocks(rk, decrypt, t, buf),
+            Backend::Vaes256 => vaes::ymm::xts_blocks(rk, decrypt, t, buf),
+            Backend::AesNi => batched(rk, decrypt, t, buf, aesni::encrypt, aesni::decrypt),
+            _ => batched(
+                rk,
+                decrypt,
+                t,
+                buf,
+                soft::encrypt_blocks,
+                soft::decrypt_blocks,
+            ),
         }
-        tweaks.zeroize();
-        t
     }
 
     fn run(&self, iv: &[u8], buf: &mut [u8], decrypt: bool) -> Result<(), Error> {
@@ -138,6 +135,42 @@ impl<K: KeySize> AesXts<K> {
         stolen.zeroize();
         Ok(())
     }
+}
+
+type EcbFn = fn(&RoundKeys, &mut [u8]);
+
+/// XTS over whole blocks from ECB functions: a batch of tweaks is prepared, XORed in before
+/// and after one ECB call. Returns the next tweak.
+fn batched(
+    rk: &RoundKeys,
+    decrypt: bool,
+    mut t: u128,
+    buf: &mut [u8],
+    encrypt: EcbFn,
+    decrypt_fn: EcbFn,
+) -> u128 {
+    let mut tweaks = [0u8; 16 * BATCH];
+    for chunk in buf.chunks_mut(16 * BATCH) {
+        let tw = &mut tweaks[..chunk.len()];
+        for block in tw.chunks_exact_mut(16) {
+            block.copy_from_slice(&t.to_le_bytes());
+            t = next_tweak(t);
+        }
+        xor_in_place(chunk, tw);
+        if decrypt {
+            decrypt_fn(rk, chunk);
+        } else {
+            encrypt(rk, chunk);
+        }
+        xor_in_place(chunk, tw);
+    }
+    tweaks.zeroize();
+    t
+}
+
+/// The fallback of the wide kernels when the CPU lacks their features.
+pub(crate) fn xts_blocks_with(rk: &RoundKeys, decrypt: bool, t: u128, buf: &mut [u8]) -> u128 {
+    batched(rk, decrypt, t, buf, aesni::encrypt, aesni::decrypt)
 }
 
 impl<K: KeySize> fmt::Debug for AesXts<K> {
