@@ -289,7 +289,7 @@ pub(crate) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
 
 /// The chained modes, one block at a time at the latency bound of the AES instructions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Chain {
+pub(crate) enum Chain {
     /// CFB encryption: the chain is the last ciphertext block.
     CfbEncrypt,
     /// OFB: the chain is the last keystream block.

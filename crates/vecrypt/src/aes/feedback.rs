@@ -4,12 +4,33 @@
 
 use zeroize::Zeroize;
 
-use super::{Aes, Chain, KeySize, block16};
+use super::{Aes, Chain, KeySize, RoundKeys, aesni, block16, soft, vaes};
 use crate::Error;
+use crate::cpu::Backend;
 use crate::modes::xor_in_place;
 
 /// Blocks per batch of CFB decryption.
 const BATCH: usize = 64;
+
+/// CFB decryption of whole blocks from an ECB function: the ciphertext shifted by one block
+/// is encrypted in batches and added to the ciphertext.
+pub(crate) fn cfb_decrypt_with(
+    rk: &RoundKeys,
+    chain: &mut [u8; 16],
+    buf: &mut [u8],
+    ecb: fn(&RoundKeys, &mut [u8]),
+) {
+    let mut ks = [0u8; 16 * BATCH];
+    for chunk in buf.chunks_mut(16 * BATCH) {
+        let ks = &mut ks[..chunk.len()];
+        ks[..16].copy_from_slice(chain);
+        ks[16..].copy_from_slice(&chunk[..chunk.len() - 16]);
+        chain.copy_from_slice(&chunk[chunk.len() - 16..]);
+        ecb(rk, ks);
+        xor_in_place(chunk, ks);
+    }
+    ks.zeroize();
+}
 
 impl<K: KeySize> Aes<K> {
     /// CFB128 encryption in place.
@@ -25,19 +46,15 @@ impl<K: KeySize> Aes<K> {
     /// CFB128 decryption in place.
     pub fn decrypt_cfb(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
         let mut chain = block16(iv)?;
-        let mut ks = [0u8; 16 * BATCH];
-        for chunk in buf.chunks_mut(16 * BATCH) {
-            let blocks = chunk.len().div_ceil(16);
-            let ks = &mut ks[..16 * blocks];
-            ks[..16].copy_from_slice(&chain);
-            ks[16..].copy_from_slice(&chunk[..16 * (blocks - 1)]);
-            if chunk.len() == 16 * blocks {
-                chain.copy_from_slice(&chunk[chunk.len() - 16..]);
-            }
-            self.ecb_encrypt(ks);
-            xor_in_place(chunk, ks);
+        let whole = buf.len() / 16 * 16;
+        let (body, tail) = buf.split_at_mut(whole);
+        match self.backend {
+            Backend::Vaes512 => vaes::zmm::decrypt_cfb(&self.rk, &mut chain, body),
+            Backend::Vaes256 => vaes::ymm::decrypt_cfb(&self.rk, &mut chain, body),
+            Backend::AesNi => cfb_decrypt_with(&self.rk, &mut chain, body, aesni::encrypt),
+            _ => cfb_decrypt_with(&self.rk, &mut chain, body, soft::encrypt_blocks),
         }
-        ks.zeroize();
+        self.keystream_tail(&chain, tail);
         Ok(())
     }
 

@@ -22,8 +22,9 @@ mod soft;
 mod vaes;
 mod xts;
 
-pub use aesni::Chain;
+pub(crate) use aesni::Chain;
 pub use cmac::AesCmac;
+pub(crate) use feedback::cfb_decrypt_with;
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm};
 pub use xts::AesXts;
 

@@ -181,30 +181,52 @@ macro_rules! vaes_kernels {
             bcast(&block)
         }
 
+        /// One register of the feedback decryptions: CBC decrypts each ciphertext block and
+        /// adds its predecessor; CFB encrypts the predecessor and adds the block.
         #[target_feature(enable = $features)]
-        fn cbc_decrypt<const NR: usize>(keys: &[[u8; 16]; 15], iv: &mut [u8; 16], buf: &mut [u8]) {
+        #[inline]
+        fn feedback_n<const NR: usize, const CFB: bool, const N: usize>(
+            k: &[V; 15],
+            c: &[V; N],
+            prev: &[V; N],
+        ) -> [V; N] {
+            let mut b = if CFB { *prev } else { *c };
+            if CFB {
+                encrypt_n::<NR, N>(k, &mut b);
+            } else {
+                decrypt_n::<NR, N>(k, &mut b);
+            }
+            core::array::from_fn(|i| xor(b[i], if CFB { c[i] } else { prev[i] }))
+        }
+
+        /// CBC or CFB decryption of whole blocks; `iv` ends as the last ciphertext block.
+        #[target_feature(enable = $features)]
+        fn feedback_decrypt<const NR: usize, const CFB: bool>(
+            keys: &[[u8; 16]; 15],
+            iv: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
             let k = round_keys(keys);
             // Only the top lane of `last` matters: it is the ciphertext block before the next.
             let mut last = bcast(iv);
             let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
             for chunk in &mut wide {
                 let c: [V; UNROLL] = core::array::from_fn(|i| ld(chunk, i * BYTES));
-                let mut b = c;
-                decrypt_n::<NR, UNROLL>(&k, &mut b);
-                st(chunk, 0, xor(b[0], shift_in(c[0], last)));
-                for i in 1..UNROLL {
-                    st(chunk, i * BYTES, xor(b[i], shift_in(c[i], c[i - 1])));
+                let prev: [V; UNROLL] =
+                    core::array::from_fn(|i| shift_in(c[i], if i == 0 { last } else { c[i - 1] }));
+                let out = feedback_n::<NR, CFB, UNROLL>(&k, &c, &prev);
+                for (i, v) in out.into_iter().enumerate() {
+                    st(chunk, i * BYTES, v);
                 }
                 last = c[UNROLL - 1];
             }
             let rest = wide.into_remainder();
             let mut one = rest.chunks_exact_mut(BYTES);
             for chunk in &mut one {
-                let c = ld(chunk, 0);
-                let mut b = [c];
-                decrypt_n::<NR, 1>(&k, &mut b);
-                st(chunk, 0, xor(b[0], shift_in(c, last)));
-                last = c;
+                let c = [ld(chunk, 0)];
+                let out = feedback_n::<NR, CFB, 1>(&k, &c, &[shift_in(c[0], last)]);
+                st(chunk, 0, out[0]);
+                last = c[0];
             }
             let tail = one.into_remainder();
             let mut top = [0u8; BYTES];
@@ -217,12 +239,8 @@ macro_rules! vaes_kernels {
                 prev[..16].copy_from_slice(&chain);
                 prev[16..tail.len()].copy_from_slice(&tail[..tail.len() - 16]);
                 chain.copy_from_slice(&tail[tail.len() - 16..]);
-                let p = ld(&prev, 0);
-                with_padded(tail, |c| {
-                    let mut b = [c];
-                    decrypt_n::<NR, 1>(&k, &mut b);
-                    xor(b[0], p)
-                });
+                let p = [ld(&prev, 0)];
+                with_padded(tail, |c| feedback_n::<NR, CFB, 1>(&k, &[c], &p)[0]);
             }
             *iv = chain;
         }
@@ -532,7 +550,16 @@ macro_rules! vaes_kernels {
                 return aesni::decrypt_cbc(rk, iv, buf);
             }
             // SAFETY: runnable() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
+            unsafe { by_rounds!(rk.rounds, feedback_decrypt::<false>(&rk.dec, iv, buf)) }
+        }
+
+        /// CFB decryption of whole blocks.
+        pub(crate) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+            if !runnable() {
+                return super::super::cfb_decrypt_with(rk, iv, buf, aesni::encrypt);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe { by_rounds!(rk.rounds, feedback_decrypt::<true>(&rk.enc, iv, buf)) }
         }
 
         /// Streams interleaved at most by [`encrypt_cbc_streams`].
