@@ -1,5 +1,17 @@
 //! AES-128, AES-192 and AES-256 (FIPS 197) with AES-NI and VAES kernels for every mode.
 //!
+//! Backends, best first: `vaes512` (four blocks per zmm register), `vaes256` (two per ymm),
+//! `aesni` (xmm, eight blocks interleaved) and `soft` (portable, table-free, constant time:
+//! the S-box is computed by inversion in GF(2^8) on bit planes). Each public call picks its
+//! kernel once and runs the whole loop inside it.
+//!
+//! Modes: ECB, CBC, CTR (whole-block big-endian counter, as `openssl enc`) through
+//! [`BlockModes`](crate::modes::BlockModes); [`Aes::apply_ctr32`] (SP 800-38D `inc32`);
+//! [`Aes::encrypt_cfb`]/[`Aes::decrypt_cfb`] (CFB128); [`Aes::apply_ofb`]; [`AesCmac`];
+//! [`AesXts`]; [`AesGcm`] (the `aead` traits); several independent CBC streams interleaved
+//! through [`MultiKey`](crate::modes::MultiKey). The `cipher` block traits make the type
+//! usable with the RustCrypto mode crates too.
+//!
 //! ```
 //! use vecrypt::aes::Aes128;
 //! use vecrypt::modes::BlockModes;
