@@ -2,7 +2,11 @@
 //! JSON. Machines are shared and noisy: every figure is the median of several timed runs.
 
 pub mod aes;
+pub mod aigis;
+pub mod kuznyechik;
+pub mod speed;
 pub mod ublock;
+mod x86_tsc;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

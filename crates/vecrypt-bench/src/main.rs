@@ -28,8 +28,14 @@ fn main() -> ExitCode {
     if wanted("aes") {
         rows.extend(vecrypt_bench::aes::rows(budget));
     }
+    if wanted("aigis") {
+        rows.extend(vecrypt_bench::aigis::rows(budget));
+    }
     if wanted("ublock") {
         rows.extend(vecrypt_bench::ublock::rows(budget));
+    }
+    if wanted("kuznyechik") {
+        rows.extend(vecrypt_bench::kuznyechik::rows(budget));
     }
     print_table(&rows);
     if let Some(path) = json {

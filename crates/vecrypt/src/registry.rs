@@ -119,6 +119,7 @@ pub fn ciphers() -> Vec<CipherInfo> {
         CipherInfo::of::<Ublock128_128>(),
         CipherInfo::of::<Ublock128_256>(),
         CipherInfo::of::<Ublock256_256>(),
+        CipherInfo::of::<crate::kuznyechik::Kuznyechik>(),
         CipherInfo::of::<Aes128>(),
         CipherInfo::of::<Aes192>(),
         CipherInfo::of::<Aes256>(),

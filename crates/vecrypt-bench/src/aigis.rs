@@ -1,0 +1,137 @@
+//! Aigis-enc: keygen, encaps and decaps for every set, hash mode and backend, next to
+//! ML-KEM-768 from `libcrux-ml-kem` (its AVX2 code is picked at run time) in the same run.
+//!
+//! Besides the common rows, prints cycles (time-stamp counter) and operations per second.
+
+use std::time::Duration;
+
+use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
+
+use crate::x86_tsc::ticks_per_ns;
+use crate::{Budget, Row, time_per_call};
+
+fn row(algorithm: &str, implementation: &str, operation: &str, ns: f64) -> Row {
+    Row {
+        algorithm: algorithm.into(),
+        implementation: implementation.into(),
+        operation: operation.into(),
+        bytes: 0,
+        mb_per_s: None,
+        ns_per_call: ns,
+    }
+}
+
+/// ML-KEM-768 rows, labelled so that they sort first for each operation.
+fn mlkem_rows(budget: Budget, algorithm: &str, rows: &mut Vec<Row>) {
+    use libcrux_ml_kem::mlkem768;
+    let imp = "libcrux-ml-kem 0.0.11 ML-KEM-768";
+    let kp = mlkem768::generate_key_pair([7u8; 64]);
+    let (ct, _) = mlkem768::encapsulate(kp.public_key(), [9u8; 32]);
+    rows.push(row(
+        algorithm,
+        imp,
+        "keygen",
+        time_per_call(budget, || {
+            std::hint::black_box(mlkem768::generate_key_pair(std::hint::black_box([7u8; 64])));
+        }),
+    ));
+    rows.push(row(
+        algorithm,
+        imp,
+        "encaps",
+        time_per_call(budget, || {
+            std::hint::black_box(mlkem768::encapsulate(
+                kp.public_key(),
+                std::hint::black_box([9u8; 32]),
+            ));
+        }),
+    ));
+    rows.push(row(
+        algorithm,
+        imp,
+        "decaps",
+        time_per_call(budget, || {
+            std::hint::black_box(mlkem768::decapsulate(kp.private_key(), &ct));
+        }),
+    ));
+}
+
+fn aigis_rows(budget: Budget, set: ParamSet, mode: HashMode, rows: &mut Vec<Row>) {
+    let algorithm = format!("{}/{}", set.name().to_ascii_lowercase(), mode.name());
+    mlkem_rows(budget, &algorithm, rows);
+    for backend in aigis::backends() {
+        let Ok(kem) = Aigis::with_backend(set, mode, backend) else {
+            continue;
+        };
+        let imp = format!("vecrypt/{backend}");
+        let coins = [0x42u8; 64];
+        let mut pk = vec![0u8; set.public_key_bytes()];
+        let mut sk = vec![0u8; set.secret_key_bytes()];
+        let mut ct = vec![0u8; set.ciphertext_bytes()];
+        kem.keypair_into(&coins, &mut pk, &mut sk).unwrap();
+        kem.encapsulate_into(&pk, &coins[..32], &mut ct).unwrap();
+        rows.push(row(
+            &algorithm,
+            &imp,
+            "keygen",
+            time_per_call(budget, || {
+                kem.keypair_into(std::hint::black_box(&coins), &mut pk, &mut sk)
+                    .unwrap();
+            }),
+        ));
+        rows.push(row(
+            &algorithm,
+            &imp,
+            "encaps",
+            time_per_call(budget, || {
+                std::hint::black_box(kem.encapsulate_into(&pk, &coins[..32], &mut ct).unwrap());
+            }),
+        ));
+        rows.push(row(
+            &algorithm,
+            &imp,
+            "decaps",
+            time_per_call(budget, || {
+                std::hint::black_box(kem.decapsulate(&sk, &ct).unwrap());
+            }),
+        ));
+    }
+}
+
+/// Prints cycles and operations per second for the rows.
+fn print_cycles(rows: &[Row]) {
+    let Some(tpn) = ticks_per_ns(Duration::from_millis(200)) else {
+        return;
+    };
+    println!();
+    println!(
+        "Aigis-enc and ML-KEM-768: TSC cycles (at {:.3} GHz) and operations per second",
+        tpn
+    );
+    println!(
+        "{:<22} {:<34} {:<8} {:>10} {:>12}",
+        "algorithm", "implementation", "op", "cycles", "ops/s"
+    );
+    for r in rows {
+        println!(
+            "{:<22} {:<34} {:<8} {:>10.0} {:>12.0}",
+            r.algorithm,
+            r.implementation,
+            r.operation,
+            r.ns_per_call * tpn,
+            1e9 / r.ns_per_call
+        );
+    }
+}
+
+/// All Aigis-enc rows: every set and hash mode, every backend, with the ML-KEM peer first.
+pub fn rows(budget: Budget) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for set in ParamSet::ALL {
+        for mode in [HashMode::Shake, HashMode::Sm3] {
+            aigis_rows(budget, set, mode, &mut rows);
+        }
+    }
+    print_cycles(&rows);
+    rows
+}

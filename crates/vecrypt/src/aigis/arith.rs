@@ -1,0 +1,46 @@
+//! What a backend provides: the polynomial arithmetic and the batched sampling. The scheme
+//! itself (`indcpa`, `kem`) is written once, generic over this trait, and each backend
+//! instantiates it inside one function compiled for its CPU features.
+
+use super::hash::HashMode;
+use super::params::{MAX_K, SEED_BYTES};
+use super::poly::Poly;
+
+/// A k x k matrix of polynomials in the NTT domain (only the top-left k x k is used).
+pub type Matrix = [[Poly; MAX_K]; MAX_K];
+
+/// Coefficient ranges: every function accepts and returns coefficients of absolute value
+/// below q unless it says otherwise.
+pub trait Arith {
+    /// Forward NTT, bit-reversed output, normal domain.
+    fn ntt(p: &mut Poly);
+    /// Inverse NTT including the division by 256.
+    fn invntt(p: &mut Poly);
+    /// r = sum_i a_i * b_i coefficient-wise, for up to four terms.
+    fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]);
+    /// Â (or Âᵀ when `transposed`): entry [i][j] = Parse(XOF(ρ ‖ i ‖ j)), or ρ ‖ j ‖ i.
+    /// Coefficients in [0, q).
+    fn gen_matrix(
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        transposed: bool,
+        a: &mut Matrix,
+    );
+    /// Row i of Â (or of Âᵀ), for the compact variant that never holds the whole matrix.
+    fn gen_row(
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        i: usize,
+        transposed: bool,
+        row: &mut [Poly; MAX_K],
+    );
+    /// out[i] = CBD_{etas[i]}(PRF(seed, i)) for every i < etas.len(): the nonces of one
+    /// operation are always 0, 1, 2, ...
+    fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
+    /// Compress_d of canonical coefficients, packed at d bits.
+    fn compress(out: &mut [u8], p: &Poly, d: usize);
+    /// Unpack d-bit values and decompress (result in [0, q)).
+    fn decompress(p: &mut Poly, bytes: &[u8], d: usize);
+}

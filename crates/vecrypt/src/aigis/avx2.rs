@@ -1,0 +1,611 @@
+//! The AVX2 backend: NTT, inverse NTT, products and reductions on 16 coefficients per
+//! register, and four-way Keccak for the matrix and the noise.
+//!
+//! The NTT layers with butterflies 16 or more coefficients apart pair whole registers. The
+//! last four layers (distances 8, 4, 2, 1) pair lanes inside one register: the register and
+//! a lane-swapped copy are blended into "a" and "b" operands, so one Montgomery product
+//! serves both halves of every butterfly; the twiddles come from per-lane tables.
+//!
+//! Every function is compiled for AVX2 and only reached from the entry points at the end of
+//! this file, after the CPU check.
+
+use core::arch::x86_64::*;
+
+use super::arith::{Arith, Matrix};
+use super::cbd::{cbd, noise_bytes};
+use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
+use super::kem;
+use super::ntt::{INV_N_MONT, ZETAS};
+use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
+use super::poly::Poly;
+use super::reduce::{QINV, R2_MOD_Q};
+use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact, parse_fast};
+use super::soft::Soft;
+use super::x86_keccak::ShakeLanes;
+use crate::cpu;
+
+/// Per-lane twiddles of the in-register layers: `LANE_ZETAS[l][v]` is register v of layer
+/// l (distance 8 >> l), forward order.
+const LANE_ZETAS: [[[i16; 16]; 16]; 4] = {
+    let mut t = [[[0i16; 16]; 16]; 4];
+    let mut l = 0;
+    while l < 4 {
+        let dist = 8 >> l;
+        let groups_per_reg = 16 / (2 * dist);
+        let first_k = 16 << l;
+        let mut v = 0;
+        while v < 16 {
+            let mut lane = 0;
+            while lane < 16 {
+                let g = v * groups_per_reg + lane / (2 * dist);
+                t[l][v][lane] = ZETAS[first_k + g];
+                lane += 1;
+            }
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// The same for the inverse transform: group g of the layer at distance d uses
+/// ZETAS[2 * 128 / d - 1 - g].
+const LANE_ZETAS_INV: [[[i16; 16]; 16]; 4] = {
+    let mut t = [[[0i16; 16]; 16]; 4];
+    let mut l = 0;
+    while l < 4 {
+        let dist = 1 << l;
+        let groups_per_reg = 16 / (2 * dist);
+        let last_k = 2 * 128 / dist - 1;
+        let mut v = 0;
+        while v < 16 {
+            let mut lane = 0;
+            while lane < 16 {
+                let g = v * groups_per_reg + lane / (2 * dist);
+                t[l][v][lane] = ZETAS[last_k - g];
+                lane += 1;
+            }
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// `table` times q^-1 mod 2^16, lane by lane (the low half of a Montgomery product).
+const fn times_qinv(table: [[[i16; 16]; 16]; 4]) -> [[[i16; 16]; 16]; 4] {
+    let mut t = table;
+    let mut l = 0;
+    while l < 4 {
+        let mut v = 0;
+        while v < 16 {
+            let mut lane = 0;
+            while lane < 16 {
+                t[l][v][lane] = table[l][v][lane].wrapping_mul(QINV);
+                lane += 1;
+            }
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+}
+
+const LANE_ZETAS_QINV: [[[i16; 16]; 16]; 4] = times_qinv(LANE_ZETAS);
+const LANE_ZETAS_INV_QINV: [[[i16; 16]; 16]; 4] = times_qinv(LANE_ZETAS_INV);
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(p: &Poly) -> [__m256i; 16] {
+    // SAFETY: Poly is 512 bytes; each load reads 32 of them, no alignment needed.
+    core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.0.as_ptr().add(16 * i).cast()) })
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store(p: &mut Poly, v: &[__m256i; 16]) {
+    for (i, x) in v.iter().enumerate() {
+        // SAFETY: Poly is 512 bytes; each store writes 32 of them, no alignment needed.
+        unsafe { _mm256_storeu_si256(p.0.as_mut_ptr().add(16 * i).cast(), *x) };
+    }
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes(t: &[i16; 16]) -> __m256i {
+    // SAFETY: 32 readable bytes.
+    unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+}
+
+/// a * b * 2^-16 mod q lane by lane, with `b_qinv` = b * q^-1 mod 2^16; |result| < q when
+/// |a * b| < q * 2^15.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fqmul(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
+    let hi = _mm256_mulhi_epi16(a, b);
+    let t = _mm256_mullo_epi16(a, b_qinv);
+    _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q)))
+}
+
+/// a * b * 2^-16 mod q for two variable operands.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fqmul_vv(a: __m256i, b: __m256i) -> __m256i {
+    let hi = _mm256_mulhi_epi16(a, b);
+    let lo = _mm256_mullo_epi16(a, b);
+    let t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+    _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q)))
+}
+
+/// Any 16-bit value to a representative of absolute value below q.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn barrett(a: __m256i) -> __m256i {
+    // t ≈ a / q as round(floor(a * 8737 / 2^16) / 2^10).
+    let t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(8737));
+    let t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(32));
+    _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)))
+}
+
+/// The copy of `x` with lanes l and l ^ dist exchanged.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn swap_lanes<const DIST: usize>(x: __m256i) -> __m256i {
+    match DIST {
+        8 => _mm256_permute4x64_epi64::<0x4e>(x),
+        4 => _mm256_shuffle_epi32::<0x4e>(x),
+        2 => _mm256_shuffle_epi32::<0xb1>(x),
+        _ => _mm256_shufflehi_epi16::<0xb1>(_mm256_shufflelo_epi16::<0xb1>(x)),
+    }
+}
+
+/// Lanes of `y` where (lane & dist) != 0, else lanes of `x`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn take_upper<const DIST: usize>(x: __m256i, y: __m256i) -> __m256i {
+    match DIST {
+        8 => _mm256_blend_epi32::<0xf0>(x, y),
+        4 => _mm256_blend_epi16::<0xf0>(x, y),
+        2 => _mm256_blend_epi16::<0xcc>(x, y),
+        _ => _mm256_blend_epi16::<0xaa>(x, y),
+    }
+}
+
+/// One forward layer at distance DIST < 16 on every register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn forward_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m256i; 16]) {
+    let sign = take_upper::<DIST>(_mm256_set1_epi16(1), _mm256_set1_epi16(-1));
+    for (i, x) in v.iter_mut().enumerate() {
+        let p = swap_lanes::<DIST>(*x);
+        let a = take_upper::<DIST>(*x, p);
+        let b = take_upper::<DIST>(p, *x);
+        let t = fqmul(
+            b,
+            lanes(&LANE_ZETAS[LAYER][i]),
+            lanes(&LANE_ZETAS_QINV[LAYER][i]),
+        );
+        *x = _mm256_add_epi16(a, _mm256_sign_epi16(t, sign));
+    }
+}
+
+/// One inverse layer at distance DIST < 16 on every register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inverse_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m256i; 16]) {
+    for (i, x) in v.iter_mut().enumerate() {
+        let p = swap_lanes::<DIST>(*x);
+        let a = take_upper::<DIST>(*x, p);
+        let b = take_upper::<DIST>(p, *x);
+        let sum = _mm256_add_epi16(a, b);
+        let diff = fqmul(
+            _mm256_sub_epi16(b, a),
+            lanes(&LANE_ZETAS_INV[LAYER][i]),
+            lanes(&LANE_ZETAS_INV_QINV[LAYER][i]),
+        );
+        *x = take_upper::<DIST>(sum, diff);
+    }
+}
+
+/// One forward layer at distance `regs` * 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn forward_across(v: &mut [__m256i; 16], regs: usize, first_k: usize) {
+    let mut k = first_k;
+    let mut start = 0;
+    while start < 16 {
+        let z = _mm256_set1_epi16(ZETAS[k]);
+        let zq = _mm256_set1_epi16(ZETAS[k].wrapping_mul(QINV));
+        for j in start..start + regs {
+            let t = fqmul(v[j + regs], z, zq);
+            v[j + regs] = _mm256_sub_epi16(v[j], t);
+            v[j] = _mm256_add_epi16(v[j], t);
+        }
+        k += 1;
+        start += 2 * regs;
+    }
+}
+
+/// One inverse layer at distance `regs` * 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inverse_across(v: &mut [__m256i; 16], regs: usize, last_k: usize) {
+    let mut k = last_k;
+    let mut start = 0;
+    while start < 16 {
+        let z = _mm256_set1_epi16(ZETAS[k]);
+        let zq = _mm256_set1_epi16(ZETAS[k].wrapping_mul(QINV));
+        for j in start..start + regs {
+            let a = v[j];
+            let b = v[j + regs];
+            v[j] = _mm256_add_epi16(a, b);
+            v[j + regs] = fqmul(_mm256_sub_epi16(b, a), z, zq);
+        }
+        k -= 1;
+        start += 2 * regs;
+    }
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn reduce_all(v: &mut [__m256i; 16]) {
+    for x in v.iter_mut() {
+        *x = barrett(*x);
+    }
+}
+
+/// Forward NTT. Growth per layer is below q, so three layers fit in 16 bits between
+/// reductions (4q < 2^15).
+#[target_feature(enable = "avx2")]
+pub fn ntt(p: &mut Poly) {
+    let mut v = load(p);
+    forward_across(&mut v, 8, 1);
+    forward_across(&mut v, 4, 2);
+    forward_across(&mut v, 2, 4);
+    reduce_all(&mut v);
+    forward_across(&mut v, 1, 8);
+    forward_in_register::<8, 0>(&mut v);
+    forward_in_register::<4, 1>(&mut v);
+    reduce_all(&mut v);
+    forward_in_register::<2, 2>(&mut v);
+    forward_in_register::<1, 3>(&mut v);
+    reduce_all(&mut v);
+    store(p, &v);
+}
+
+/// Inverse NTT with the division by 256. Sums double per layer, so two layers run between
+/// reductions.
+#[target_feature(enable = "avx2")]
+pub fn invntt(p: &mut Poly) {
+    let mut v = load(p);
+    inverse_in_register::<1, 0>(&mut v);
+    inverse_in_register::<2, 1>(&mut v);
+    reduce_all(&mut v);
+    inverse_in_register::<4, 2>(&mut v);
+    inverse_in_register::<8, 3>(&mut v);
+    reduce_all(&mut v);
+    inverse_across(&mut v, 1, 15);
+    inverse_across(&mut v, 2, 7);
+    reduce_all(&mut v);
+    inverse_across(&mut v, 4, 3);
+    inverse_across(&mut v, 8, 1);
+    let f = _mm256_set1_epi16(INV_N_MONT);
+    let fq = _mm256_set1_epi16(INV_N_MONT.wrapping_mul(QINV));
+    for x in v.iter_mut() {
+        *x = fqmul(*x, f, fq);
+    }
+    store(p, &v);
+}
+
+/// r = sum_i a_i * b_i coefficient-wise: one Montgomery product per term, then one by
+/// 2^32 mod q to undo the 2^-16.
+#[target_feature(enable = "avx2")]
+pub fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
+    let r2 = _mm256_set1_epi16(R2_MOD_Q);
+    let r2q = _mm256_set1_epi16(R2_MOD_Q.wrapping_mul(QINV));
+    for c in 0..N / 16 {
+        let mut acc = _mm256_setzero_si256();
+        for (x, y) in a.iter().zip(b.iter()) {
+            // SAFETY: c < 16, so 16 * c + 16 <= 256 coefficients are read from each.
+            let (xv, yv) = unsafe {
+                (
+                    _mm256_loadu_si256(x.0.as_ptr().add(16 * c).cast()),
+                    _mm256_loadu_si256(y.0.as_ptr().add(16 * c).cast()),
+                )
+            };
+            acc = _mm256_add_epi16(acc, fqmul_vv(xv, yv));
+        }
+        let out = fqmul(acc, r2, r2q);
+        // SAFETY: as above, 32 bytes inside r.
+        unsafe { _mm256_storeu_si256(r.0.as_mut_ptr().add(16 * c).cast(), out) };
+    }
+}
+
+/// Barrett reduction of every 16-bit value, for tests.
+#[cfg(test)]
+#[target_feature(enable = "avx2")]
+fn barrett_all_i16(out: &mut [i16]) {
+    for chunk in out.chunks_exact_mut(16) {
+        // SAFETY: 16 values = 32 bytes.
+        unsafe {
+            let x = _mm256_loadu_si256(chunk.as_ptr().cast());
+            _mm256_storeu_si256(chunk.as_mut_ptr().cast(), barrett(x));
+        }
+    }
+}
+
+/// Matrix and noise sampling over W Keccak lanes; instantiated for 4 lanes here and for 8
+/// in the AVX-512 backend.
+macro_rules! lane_sampling {
+    ($w:literal, $features:literal) => {
+        /// Matrix entries: job (x, y, at) writes Parse(SHAKE128(ρ ‖ x ‖ y)) to `out[at]`,
+        /// W streams at a time.
+        #[target_feature(enable = $features)]
+        pub fn gen_entries(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &mut [Poly]) {
+            let mut bufs = [[0u8; FIRST_SQUEEZE_MAX]; $w];
+            for batch in jobs.chunks($w) {
+                let ext: [[u8; 2]; $w] =
+                    core::array::from_fn(|l| batch.get(l).map_or([0, 0], |c| [c.0, c.1]));
+                let parts: [[&[u8]; 2]; $w] = core::array::from_fn(|l| [&rho[..], &ext[l][..]]);
+                let mut lanes = ShakeLanes::<$w, SHAKE128_RATE>::absorb(&parts);
+                for blk in 0..3 {
+                    lanes.permute();
+                    for (l, buf) in bufs.iter_mut().enumerate().take(batch.len()) {
+                        lanes.block(l, &mut buf[blk * SHAKE128_RATE..(blk + 1) * SHAKE128_RATE]);
+                    }
+                }
+                for (&(x, y, at), buf) in batch.iter().zip(bufs.iter()) {
+                    if !parse_fast(buf, &mut out[at]) {
+                        parse_exact(HashMode::Shake, rho, x, y, &mut out[at]);
+                    }
+                }
+            }
+        }
+
+        /// Noise polynomials with nonces 0, 1, ..., W SHAKE256 streams at a time.
+        #[target_feature(enable = $features)]
+        pub fn noise_shake(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+            let mut bufs = [[0u8; 4 * SHAKE256_RATE]; $w];
+            for (chunk, (es, ps)) in etas.chunks($w).zip(out.chunks_mut($w)).enumerate() {
+                let nonces: [[u8; 1]; $w] = core::array::from_fn(|l| [($w * chunk + l) as u8]);
+                let parts: [[&[u8]; 2]; $w] = core::array::from_fn(|l| [&seed[..], &nonces[l][..]]);
+                let mut lanes = ShakeLanes::<$w, SHAKE256_RATE>::absorb(&parts);
+                let blocks = es
+                    .iter()
+                    .map(|&e| noise_bytes(e).div_ceil(SHAKE256_RATE))
+                    .max()
+                    .unwrap_or(0);
+                for blk in 0..blocks {
+                    lanes.permute();
+                    for (l, buf) in bufs.iter_mut().enumerate().take(es.len()) {
+                        lanes.block(l, &mut buf[blk * SHAKE256_RATE..(blk + 1) * SHAKE256_RATE]);
+                    }
+                }
+                for ((&e, p), buf) in es.iter().zip(ps.iter_mut()).zip(bufs.iter()) {
+                    cbd(p, &buf[..noise_bytes(e)], e);
+                }
+            }
+            zeroize::Zeroize::zeroize(&mut bufs);
+        }
+    };
+}
+pub(crate) use lane_sampling;
+
+lane_sampling!(4, "avx2");
+
+/// The jobs of `gen_entries` for a k x k matrix laid out MAX_K polynomials per row.
+pub fn matrix_jobs(k: usize, transposed: bool) -> ([(u8, u8, usize); MAX_K * MAX_K], usize) {
+    let mut jobs = [(0u8, 0u8, 0usize); MAX_K * MAX_K];
+    let mut n = 0;
+    for i in 0..k {
+        for j in 0..k {
+            let (x, y) = if transposed { (j, i) } else { (i, j) };
+            jobs[n] = (x as u8, y as u8, i * MAX_K + j);
+            n += 1;
+        }
+    }
+    (jobs, n)
+}
+
+/// The jobs for row i alone.
+pub fn row_jobs(k: usize, i: usize, transposed: bool) -> [(u8, u8, usize); MAX_K] {
+    core::array::from_fn(|j| {
+        let (x, y) = if transposed { (j, i) } else { (i, j) };
+        (x as u8, y as u8, j)
+    })
+    .map(|job| if job.2 < k { job } else { (0, 0, job.2) })
+}
+
+/// The AVX2 backend.
+pub struct Avx2;
+
+impl Arith for Avx2 {
+    #[inline(always)]
+    fn ntt(p: &mut Poly) {
+        // SAFETY: `Avx2` is only used inside the AVX2 entry points below, after the check.
+        unsafe { ntt(p) }
+    }
+
+    #[inline(always)]
+    fn invntt(p: &mut Poly) {
+        // SAFETY: as for `ntt`.
+        unsafe { invntt(p) }
+    }
+
+    #[inline(always)]
+    fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
+        // SAFETY: as for `ntt`.
+        unsafe { mul_acc(r, a, b) }
+    }
+
+    #[inline(always)]
+    fn gen_matrix(
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        transposed: bool,
+        a: &mut Matrix,
+    ) {
+        if mode == HashMode::Sm3 {
+            return Soft::gen_matrix(mode, rho, k, transposed, a);
+        }
+        let (jobs, n) = matrix_jobs(k, transposed);
+        // SAFETY: as for `ntt`.
+        unsafe { gen_entries(rho, &jobs[..n], a.as_flattened_mut()) }
+    }
+
+    #[inline(always)]
+    fn gen_row(
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        i: usize,
+        transposed: bool,
+        row: &mut [Poly; MAX_K],
+    ) {
+        if mode == HashMode::Sm3 {
+            return Soft::gen_row(mode, rho, k, i, transposed, row);
+        }
+        // SAFETY: as for `ntt`.
+        unsafe { gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
+    }
+
+    #[inline(always)]
+    fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+        match mode {
+            // SAFETY: as for `ntt`.
+            HashMode::Shake => unsafe { noise_shake(seed, etas, out) },
+            HashMode::Sm3 => Soft::noise(mode, seed, etas, out),
+        }
+    }
+
+    #[inline(always)]
+    fn compress(out: &mut [u8], p: &Poly, d: usize) {
+        Soft::compress(out, p, d)
+    }
+
+    #[inline(always)]
+    fn decompress(p: &mut Poly, bytes: &[u8], d: usize) {
+        Soft::decompress(p, bytes, d)
+    }
+}
+
+fn runs() -> bool {
+    cpu::features().avx2
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn keypair_tf<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
+    kem::keypair::<P, Avx2>(mode, coins, pk, sk)
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn encapsulate_tf<P: Params>(
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> [u8; 32] {
+    kem::encapsulate::<P, Avx2>(mode, pk, coins, ct)
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+    kem::decapsulate::<P, Avx2>(mode, sk, ct)
+}
+
+/// Key generation on AVX2; `false` if the CPU cannot run it.
+pub fn keypair<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) -> bool {
+    if !runs() {
+        return false;
+    }
+    // SAFETY: AVX2 was checked just above.
+    unsafe { keypair_tf::<P>(mode, coins, pk, sk) };
+    true
+}
+
+/// Encapsulation on AVX2; `None` if the CPU cannot run it.
+pub fn encapsulate<P: Params>(
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> Option<[u8; 32]> {
+    // SAFETY: AVX2 is checked first.
+    runs().then(|| unsafe { encapsulate_tf::<P>(mode, pk, coins, ct) })
+}
+
+/// Decapsulation on AVX2; `None` if the CPU cannot run it.
+pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
+    // SAFETY: AVX2 is checked first.
+    runs().then(|| unsafe { decapsulate_tf::<P>(mode, sk, ct) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aigis::ntt as portable;
+    use crate::aigis::reduce::freeze;
+
+    fn sample(seed: u32, bound: i16) -> Poly {
+        let mut s = seed;
+        let mut p = Poly::default();
+        for x in p.0.iter_mut() {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            *x = ((s >> 8) % (2 * bound as u32 - 1)) as i16 - (bound - 1);
+        }
+        p
+    }
+
+    fn canonical(mut p: Poly) -> Poly {
+        for x in p.0.iter_mut() {
+            *x = freeze(*x);
+        }
+        p
+    }
+
+    #[test]
+    fn barrett_is_exact_on_every_i16() {
+        if !runs() {
+            return;
+        }
+        let mut all: Vec<i16> = (i16::MIN..=i16::MAX).collect();
+        // SAFETY: AVX2 was checked above.
+        unsafe { barrett_all_i16(&mut all) };
+        for (a, r) in (i16::MIN..=i16::MAX).zip(all) {
+            assert!(r.abs() < Q, "{a} -> {r}");
+            assert_eq!(freeze(a), freeze(r));
+        }
+    }
+
+    #[test]
+    fn transforms_and_products_equal_portable() {
+        if !runs() {
+            return;
+        }
+        for seed in 0..20 {
+            let a = sample(seed, Q);
+            let (mut x, mut y) = (a, a);
+            portable::ntt(&mut x);
+            // SAFETY: AVX2 was checked above.
+            unsafe { ntt(&mut y) };
+            assert!(y.0.iter().all(|c| c.abs() < Q));
+            assert_eq!(canonical(x), canonical(y), "ntt, seed {seed}");
+            let (mut x, mut y) = (a, a);
+            portable::invntt(&mut x);
+            // SAFETY: AVX2 was checked above.
+            unsafe { invntt(&mut y) };
+            assert!(y.0.iter().all(|c| c.abs() < Q));
+            assert_eq!(canonical(x), canonical(y), "invntt, seed {seed}");
+            let terms: Vec<Poly> = (0..8).map(|t| sample(seed * 8 + t + 100, Q)).collect();
+            for k in 1..=4 {
+                let (mut x, mut y) = (Poly::default(), Poly::default());
+                portable::mul_acc(&mut x, &terms[..k], &terms[4..4 + k]);
+                // SAFETY: AVX2 was checked above.
+                unsafe { mul_acc(&mut y, &terms[..k], &terms[4..4 + k]) };
+                assert!(y.0.iter().all(|c| c.abs() < Q));
+                assert_eq!(canonical(x), canonical(y), "mul_acc k={k}");
+            }
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The two hash modes of Aigis-enc, portable versions.
+//!
+//! | role | SHAKE mode | SM3 mode |
+//! |---|---|---|
+//! | H (32 bytes) | SHA3-256 | SM3(BE32(0) ‖ in) |
+//! | G (64 bytes) | SHA3-512 | SM3(BE32(0) ‖ in) ‖ SM3(BE32(1) ‖ in) |
+//! | matrix XOF | SHAKE128, 168-byte blocks | SM3(BE32(c) ‖ in), 32-byte blocks |
+//! | noise PRF | SHAKE256 | SM3(BE32(c) ‖ in) for c = 0, 1, ... |
+
+use sm3::{Digest, Sm3};
+
+use super::params::SEED_BYTES;
+
+/// Which family of hash functions instantiates H, G, the XOF and the PRF.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HashMode {
+    /// SHA-3 and SHAKE (the mode of the published test vectors).
+    #[default]
+    Shake,
+    /// SM3 in counter mode (the default build of the reference code).
+    Sm3,
+}
+
+impl HashMode {
+    /// `shake` or `sm3`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HashMode::Shake => "shake",
+            HashMode::Sm3 => "sm3",
+        }
+    }
+
+    /// Parses `shake` or `sm3` (any case).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "shake" => Some(HashMode::Shake),
+            "sm3" => Some(HashMode::Sm3),
+            _ => None,
+        }
+    }
+
+    /// Bytes per block of the matrix XOF.
+    pub const fn xof_rate(self) -> usize {
+        match self {
+            HashMode::Shake => SHAKE128_RATE,
+            HashMode::Sm3 => SM3_RATE,
+        }
+    }
+
+    /// Blocks squeezed before the first rejection pass (the reference's 480 bytes, rounded up
+    /// to whole blocks).
+    pub const fn xof_first_blocks(self) -> usize {
+        480usize.div_ceil(self.xof_rate())
+    }
+}
+
+pub const SHAKE128_RATE: usize = 168;
+pub const SHA3_256_RATE: usize = 136;
+pub const SHA3_512_RATE: usize = 72;
+pub const SHAKE256_RATE: usize = 136;
+pub const SM3_RATE: usize = 32;
+
+/// SHAKE128 (RATE = 168) or SHAKE256 (RATE = 136), absorbed once, squeezed as a stream.
+#[derive(Clone)]
+pub struct Shake<const RATE: usize> {
+    state: [u64; 25],
+    /// Bytes of the current output block already read.
+    used: usize,
+}
+
+/// Round constants of Keccak-f[1600].
+pub const KECCAK_RC: [u64; 24] = [
+    0x0000_0000_0000_0001,
+    0x0000_0000_0000_8082,
+    0x8000_0000_0000_808a,
+    0x8000_0000_8000_8000,
+    0x0000_0000_0000_808b,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8009,
+    0x0000_0000_0000_008a,
+    0x0000_0000_0000_0088,
+    0x0000_0000_8000_8009,
+    0x0000_0000_8000_000a,
+    0x0000_0000_8000_808b,
+    0x8000_0000_0000_008b,
+    0x8000_0000_0000_8089,
+    0x8000_0000_0000_8003,
+    0x8000_0000_0000_8002,
+    0x8000_0000_0000_0080,
+    0x0000_0000_0000_800a,
+    0x8000_0000_8000_000a,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8080,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8008,
+];
+
+/// Keccak-f[1600], written out word by word so the state stays in registers; inlined
+/// into each backend's entry point, where the compiler may use BMI instructions.
+#[inline(always)]
+pub fn keccak_f1600(s: &mut [u64; 25]) {
+    let [
+        mut a0,
+        mut a1,
+        mut a2,
+        mut a3,
+        mut a4,
+        mut a5,
+        mut a6,
+        mut a7,
+        mut a8,
+        mut a9,
+        mut a10,
+        mut a11,
+        mut a12,
+        mut a13,
+        mut a14,
+        mut a15,
+        mut a16,
+        mut a17,
+        mut a18,
+        mut a19,
+        mut a20,
+        mut a21,
+        mut a22,
+        mut a23,
+        mut a24,
+    ] = *s;
+    for rc in KECCAK_RC {
+        let c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
+        let c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
+        let c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22;
+        let c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23;
+        let c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24;
+        let d0 = c4 ^ c1.rotate_left(1);
+        let d1 = c0 ^ c2.rotate_left(1);
+        let d2 = c1 ^ c3.rotate_left(1);
+        let d3 = c2 ^ c4.rotate_left(1);
+        let d4 = c3 ^ c0.rotate_left(1);
+        let b0 = a0 ^ d0;
+        let b10 = (a1 ^ d1).rotate_left(1);
+        let b20 = (a2 ^ d2).rotate_left(62);
+        let b5 = (a3 ^ d3).rotate_left(28);
+        let b15 = (a4 ^ d4).rotate_left(27);
+        let b16 = (a5 ^ d0).rotate_left(36);
+        let b1 = (a6 ^ d1).rotate_left(44);
+        let b11 = (a7 ^ d2).rotate_left(6);
+        let b21 = (a8 ^ d3).rotate_left(55);
+        let b6 = (a9 ^ d4).rotate_left(20);
+        let b7 = (a10 ^ d0).rotate_left(3);
+        let b17 = (a11 ^ d1).rotate_left(10);
+        let b2 = (a12 ^ d2).rotate_left(43);
+        let b12 = (a13 ^ d3).rotate_left(25);
+        let b22 = (a14 ^ d4).rotate_left(39);
+        let b23 = (a15 ^ d0).rotate_left(41);
+        let b8 = (a16 ^ d1).rotate_left(45);
+        let b18 = (a17 ^ d2).rotate_left(15);
+        let b3 = (a18 ^ d3).rotate_left(21);
+        let b13 = (a19 ^ d4).rotate_left(8);
+        let b14 = (a20 ^ d0).rotate_left(18);
+        let b24 = (a21 ^ d1).rotate_left(2);
+        let b9 = (a22 ^ d2).rotate_left(61);
+        let b19 = (a23 ^ d3).rotate_left(56);
+        let b4 = (a24 ^ d4).rotate_left(14);
+        a0 = b0 ^ (!b1 & b2);
+        a1 = b1 ^ (!b2 & b3);
+        a2 = b2 ^ (!b3 & b4);
+        a3 = b3 ^ (!b4 & b0);
+        a4 = b4 ^ (!b0 & b1);
+        a5 = b5 ^ (!b6 & b7);
+        a6 = b6 ^ (!b7 & b8);
+        a7 = b7 ^ (!b8 & b9);
+        a8 = b8 ^ (!b9 & b5);
+        a9 = b9 ^ (!b5 & b6);
+        a10 = b10 ^ (!b11 & b12);
+        a11 = b11 ^ (!b12 & b13);
+        a12 = b12 ^ (!b13 & b14);
+        a13 = b13 ^ (!b14 & b10);
+        a14 = b14 ^ (!b10 & b11);
+        a15 = b15 ^ (!b16 & b17);
+        a16 = b16 ^ (!b17 & b18);
+        a17 = b17 ^ (!b18 & b19);
+        a18 = b18 ^ (!b19 & b15);
+        a19 = b19 ^ (!b15 & b16);
+        a20 = b20 ^ (!b21 & b22);
+        a21 = b21 ^ (!b22 & b23);
+        a22 = b22 ^ (!b23 & b24);
+        a23 = b23 ^ (!b24 & b20);
+        a24 = b24 ^ (!b20 & b21);
+        a0 ^= rc;
+    }
+    *s = [
+        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19,
+        a20, a21, a22, a23, a24,
+    ];
+}
+
+#[inline(always)]
+fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
+    state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+}
+
+impl<const RATE: usize> Shake<RATE> {
+    /// Absorbs the concatenation of `parts` and pads (domain byte 0x1F).
+    #[inline(always)]
+    pub fn absorb(parts: &[&[u8]]) -> Self {
+        Self::absorb_with_domain(parts, 0x1f)
+    }
+
+    /// Absorbs and pads with `domain` (0x1F for SHAKE, 0x06 for SHA-3).
+    #[inline(always)]
+    fn absorb_with_domain(parts: &[&[u8]], domain: u8) -> Self {
+        let mut state = [0u64; 25];
+        let mut at = 0;
+        for p in parts {
+            for &b in p.iter() {
+                xor_byte(&mut state, at, b);
+                at += 1;
+                if at == RATE {
+                    keccak_f1600(&mut state);
+                    at = 0;
+                }
+            }
+        }
+        xor_byte(&mut state, at, domain);
+        xor_byte(&mut state, RATE - 1, 0x80);
+        Shake { state, used: RATE }
+    }
+
+    /// Next `out.len()` bytes of output.
+    #[inline(always)]
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        for o in out.iter_mut() {
+            if self.used == RATE {
+                keccak_f1600(&mut self.state);
+                self.used = 0;
+            }
+            *o = (self.state[self.used / 8] >> (8 * (self.used % 8))) as u8;
+            self.used += 1;
+        }
+    }
+}
+
+/// One SM3 digest of `BE32(counter) ‖ parts...`.
+pub fn sm3_counter_block(counter: u32, parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sm3::new();
+    Digest::update(&mut h, counter.to_be_bytes());
+    for p in parts {
+        Digest::update(&mut h, p);
+    }
+    h.finalize().into()
+}
+
+/// H: 32 bytes from the concatenation of `parts`.
+#[inline(always)]
+pub fn hash_h(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
+    match mode {
+        HashMode::Shake => {
+            let mut out = [0u8; SEED_BYTES];
+            Shake::<SHA3_256_RATE>::absorb_with_domain(parts, 0x06).squeeze(&mut out);
+            out
+        }
+        HashMode::Sm3 => sm3_counter_block(0, parts),
+    }
+}
+
+/// G: 64 bytes from `input`.
+#[inline(always)]
+pub fn hash_g(mode: HashMode, input: &[u8]) -> [u8; 2 * SEED_BYTES] {
+    let mut out = [0u8; 2 * SEED_BYTES];
+    match mode {
+        HashMode::Shake => {
+            Shake::<SHA3_512_RATE>::absorb_with_domain(&[input], 0x06).squeeze(&mut out)
+        }
+        HashMode::Sm3 => {
+            out[..32].copy_from_slice(&sm3_counter_block(0, &[input]));
+            out[32..].copy_from_slice(&sm3_counter_block(1, &[input]));
+        }
+    }
+    out
+}
+
+/// PRF(seed, nonce): fills `out` (any length).
+pub fn prf(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, out: &mut [u8]) {
+    match mode {
+        HashMode::Shake => Shake::<SHAKE256_RATE>::absorb(&[seed, &[nonce]]).squeeze(out),
+        HashMode::Sm3 => {
+            for (c, chunk) in out.chunks_mut(SM3_RATE).enumerate() {
+                let block = sm3_counter_block(c as u32, &[seed, &[nonce]]);
+                chunk.copy_from_slice(&block[..chunk.len()]);
+            }
+        }
+    }
+}
+
+/// The matrix XOF, absorbed once (ρ ‖ i ‖ j) and squeezed block by block.
+pub enum MatrixXof {
+    Shake(Shake<SHAKE128_RATE>),
+    Sm3 {
+        input: [u8; SEED_BYTES + 2],
+        counter: u32,
+    },
+}
+
+impl MatrixXof {
+    pub fn new(mode: HashMode, rho: &[u8; SEED_BYTES], first: u8, second: u8) -> Self {
+        match mode {
+            HashMode::Shake => MatrixXof::Shake(Shake::absorb(&[rho, &[first, second]])),
+            HashMode::Sm3 => {
+                let mut input = [0u8; SEED_BYTES + 2];
+                input[..SEED_BYTES].copy_from_slice(rho);
+                input[SEED_BYTES] = first;
+                input[SEED_BYTES + 1] = second;
+                MatrixXof::Sm3 { input, counter: 0 }
+            }
+        }
+    }
+
+    /// Squeezes whole blocks into `out` (a multiple of the rate long).
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        match self {
+            MatrixXof::Shake(x) => x.squeeze(out),
+            MatrixXof::Sm3 { input, counter } => {
+                for chunk in out.chunks_mut(SM3_RATE) {
+                    chunk.copy_from_slice(&sm3_counter_block(*counter, &[input]));
+                    *counter += 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_squeeze_lengths_match_the_reference() {
+        assert_eq!(HashMode::Shake.xof_first_blocks() * SHAKE128_RATE, 504);
+        assert_eq!(HashMode::Sm3.xof_first_blocks() * SM3_RATE, 480);
+    }
+
+    #[test]
+    fn sm3_mode_g_is_two_counter_blocks() {
+        let g = hash_g(HashMode::Sm3, b"abc");
+        assert_eq!(g[..32], hash_h(HashMode::Sm3, &[b"abc"]));
+        assert_ne!(g[..32], g[32..]);
+        let mut p = [0u8; 40];
+        prf(HashMode::Sm3, &[7; 32], 3, &mut p);
+        assert_eq!(p[32..], sm3_counter_block(1, &[&[7; 32], &[3]])[..8]);
+    }
+
+    #[test]
+    fn shake_known_answers() {
+        // FIPS 202 examples: SHAKE128("") and SHAKE256("").
+        let mut o = [0u8; 4];
+        Shake::<SHAKE128_RATE>::absorb(&[]).squeeze(&mut o);
+        assert_eq!(o, [0x7f, 0x9c, 0x2b, 0xa4]);
+        Shake::<SHAKE256_RATE>::absorb(&[]).squeeze(&mut o);
+        assert_eq!(o, [0x46, 0xb9, 0xdd, 0x2b]);
+        // Output is one stream however it is read.
+        let mut whole = [0u8; 400];
+        Shake::<SHAKE128_RATE>::absorb(&[b"abc"]).squeeze(&mut whole);
+        let mut x = Shake::<SHAKE128_RATE>::absorb(&[b"a", b"bc"]);
+        let mut parts = [0u8; 400];
+        x.squeeze(&mut parts[..5]);
+        x.squeeze(&mut parts[5..200]);
+        x.squeeze(&mut parts[200..]);
+        assert_eq!(whole, parts);
+    }
+
+    #[test]
+    fn sha3_matches_the_sha3_crate() {
+        use sha3::Digest as _;
+        for len in [0usize, 1, 71, 72, 135, 136, 137, 896, 1568] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let h = hash_h(HashMode::Shake, &[&data[..len / 2], &data[len / 2..]]);
+            assert_eq!(
+                h[..],
+                sha3::Sha3_256::digest(&data)[..],
+                "SHA3-256, {len} bytes"
+            );
+            let g = hash_g(HashMode::Shake, &data);
+            assert_eq!(
+                g[..],
+                sha3::Sha3_512::digest(&data)[..],
+                "SHA3-512, {len} bytes"
+            );
+        }
+    }
+
+    #[test]
+    fn keccak_matches_the_keccak_crate() {
+        let mut a: [u64; 25] =
+            core::array::from_fn(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut b = a;
+        keccak_f1600(&mut a);
+        keccak::Keccak::new().with_f1600(|f| f(&mut b));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn sm3_known_answer() {
+        // GB/T 32905-2016 example 1: SM3("abc").
+        let mut h = Sm3::new();
+        Digest::update(&mut h, b"abc");
+        let d: [u8; 32] = h.finalize().into();
+        assert_eq!(d[..4], [0x66, 0xc7, 0xf0, 0xf4]);
+    }
+}

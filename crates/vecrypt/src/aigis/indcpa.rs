@@ -1,0 +1,182 @@
+//! The CPA-secure public-key encryption underneath the KEM, generic over the backend.
+//!
+//! Differences from Kyber that matter for byte-exactness: Â[i][j] comes from ρ ‖ i ‖ j;
+//! the public key holds t compressed in the normal domain (encryption runs k extra NTTs);
+//! the message is subtracted from v (bit 1 encodes as (q + 1) / 2); secrets and errors use
+//! different binomial widths.
+
+use zeroize::Zeroize;
+
+use super::arith::{Arith, Matrix};
+use super::hash::{HashMode, hash_g};
+use super::params::{MAX_K, N, POLY_BYTES, Params, SEED_BYTES};
+use super::poly::{Poly, from_msg, pack13, to_msg, unpack13};
+use super::reduce::barrett_reduce;
+
+/// The most noise polynomials one operation samples (2k + 1).
+pub const MAX_NOISE: usize = 2 * MAX_K + 1;
+
+/// Polynomials that hold secrets, wiped on drop.
+pub struct Secret<const M: usize>(pub [Poly; M]);
+
+impl<const M: usize> Default for Secret<M> {
+    fn default() -> Self {
+        Secret([Poly::default(); M])
+    }
+}
+
+impl<const M: usize> Drop for Secret<M> {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// Widths of the noise polynomials by nonce: `k` of `first`, then `second` up to `count`.
+#[inline(always)]
+pub fn widths(k: usize, first: usize, second: usize) -> [usize; MAX_NOISE] {
+    core::array::from_fn(|i| if i < k { first } else { second })
+}
+
+/// (ρ, σ) = G(d).
+#[inline(always)]
+pub fn expand_seed(mode: HashMode, d: &[u8; SEED_BYTES]) -> ([u8; SEED_BYTES], Secret32) {
+    let mut g = hash_g(mode, d);
+    let mut rho = [0u8; SEED_BYTES];
+    rho.copy_from_slice(&g[..SEED_BYTES]);
+    let mut sigma = Secret32([0; SEED_BYTES]);
+    sigma.0.copy_from_slice(&g[SEED_BYTES..]);
+    g.zeroize();
+    (rho, sigma)
+}
+
+/// 32 secret bytes, wiped on drop.
+pub struct Secret32(pub [u8; SEED_BYTES]);
+
+impl Drop for Secret32 {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// Key generation from the first 32 coins: writes the public key and the packed NTT(s).
+#[inline(always)]
+pub fn keypair<P: Params, A: Arith>(
+    mode: HashMode,
+    d: &[u8; SEED_BYTES],
+    pk: &mut [u8],
+    sk_poly: &mut [u8],
+) {
+    let k = P::K;
+    let (rho, sigma) = expand_seed(mode, d);
+    let mut a: Matrix = Default::default();
+    A::gen_matrix(mode, &rho, k, false, &mut a);
+    let mut noise = Secret::<MAX_NOISE>::default();
+    A::noise(
+        mode,
+        &sigma.0,
+        &widths(k, P::ETA_S, P::ETA_E)[..2 * k],
+        &mut noise.0[..2 * k],
+    );
+    let (s, e) = noise.0.split_at_mut(k);
+    for p in s.iter_mut() {
+        A::ntt(p);
+    }
+    let mut t = Poly::default();
+    for i in 0..k {
+        A::mul_acc(&mut t, &a[i][..k], s);
+        A::invntt(&mut t);
+        t.add_assign(&e[i]);
+        t.freeze();
+        A::compress(
+            &mut pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8],
+            &t,
+            P::D_T,
+        );
+    }
+    pk[P::PK_POLYVEC_BYTES..P::PK_BYTES].copy_from_slice(&rho);
+    for (i, p) in s.iter_mut().enumerate() {
+        p.freeze();
+        pack13(&mut sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES], p);
+    }
+    t.zeroize();
+}
+
+/// Encryption of the 32-byte message `m` under `pk` with randomness `coins`.
+#[inline(always)]
+pub fn encrypt<P: Params, A: Arith>(
+    mode: HashMode,
+    pk: &[u8],
+    m: &[u8; SEED_BYTES],
+    coins: &[u8; SEED_BYTES],
+    ct: &mut [u8],
+) {
+    let k = P::K;
+    let mut rho = [0u8; SEED_BYTES];
+    rho.copy_from_slice(&pk[P::PK_POLYVEC_BYTES..P::PK_BYTES]);
+    let mut that = [Poly::default(); MAX_K];
+    for (i, p) in that.iter_mut().enumerate().take(k) {
+        A::decompress(p, &pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8], P::D_T);
+        A::ntt(p);
+    }
+    let mut at: Matrix = Default::default();
+    A::gen_matrix(mode, &rho, k, true, &mut at);
+    let mut noise = Secret::<MAX_NOISE>::default();
+    A::noise(
+        mode,
+        coins,
+        &widths(k, P::ETA_S, P::ETA_E)[..2 * k + 1],
+        &mut noise.0[..2 * k + 1],
+    );
+    let (r, errors) = noise.0.split_at_mut(k);
+    for p in r.iter_mut() {
+        A::ntt(p);
+    }
+    let mut u = Secret::<1>::default();
+    for i in 0..k {
+        A::mul_acc(&mut u.0[0], &at[i][..k], r);
+        A::invntt(&mut u.0[0]);
+        u.0[0].add_assign(&errors[i]);
+        u.0[0].freeze();
+        A::compress(
+            &mut ct[i * N * P::D_U / 8..(i + 1) * N * P::D_U / 8],
+            &u.0[0],
+            P::D_U,
+        );
+    }
+    let mut v = Secret::<2>::default();
+    A::mul_acc(&mut v.0[0], &that[..k], r);
+    A::invntt(&mut v.0[0]);
+    v.0[0].add_assign(&errors[k]);
+    from_msg(&mut v.0[1], m);
+    let [v0, v1] = &mut v.0;
+    v0.sub_assign(v1);
+    v0.freeze();
+    A::compress(&mut ct[P::CT_U_BYTES..P::CT_BYTES], v0, P::D_V);
+}
+
+/// Decryption: the message bits of `ct` under the packed NTT(s).
+#[inline(always)]
+pub fn decrypt<P: Params, A: Arith>(sk_poly: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) {
+    let k = P::K;
+    let mut s = Secret::<MAX_K>::default();
+    for (i, p) in s.0.iter_mut().enumerate().take(k) {
+        unpack13(p, &sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES]);
+        // A malformed key may hold 13-bit values up to 8191: bring them below q.
+        for x in p.0.iter_mut() {
+            *x = barrett_reduce(*x);
+        }
+    }
+    let mut u = [Poly::default(); MAX_K];
+    for (i, p) in u.iter_mut().enumerate().take(k) {
+        A::decompress(p, &ct[i * N * P::D_U / 8..(i + 1) * N * P::D_U / 8], P::D_U);
+        A::ntt(p);
+    }
+    let mut x = Secret::<2>::default();
+    A::mul_acc(&mut x.0[0], &s.0[..k], &u[..k]);
+    A::invntt(&mut x.0[0]);
+    A::decompress(&mut x.0[1], &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
+    let [x0, x1] = &mut x.0;
+    x0.sub_assign(x1);
+    x0.freeze();
+    to_msg(m, x0);
+}

@@ -1,0 +1,74 @@
+//! The CCA-secure KEM: the Fujisaki-Okamoto transform with implicit rejection, generic over
+//! the backend.
+//!
+//! sk = Pack13(NTT(s)) ‖ pk ‖ H(pk) ‖ z. Encapsulation hashes its coins first, so the raw
+//! randomness never appears in the output; decapsulation re-encrypts and, in constant time,
+//! swaps in z for the message when the ciphertexts differ.
+
+use subtle::{ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use super::arith::Arith;
+use super::hash::{HashMode, hash_h};
+use super::indcpa::{self, Secret32};
+use super::params::{MAX_K, N, Params, SEED_BYTES};
+
+/// The largest ciphertext of any set (Aigis-enc-4).
+pub const MAX_CT_BYTES: usize = MAX_K * N * 11 / 8 + N * 5 / 8;
+
+/// Key generation from 64 coins: d = coins[..32] seeds the key, z = coins[32..] is kept for
+/// implicit rejection.
+#[inline(always)]
+pub fn keypair<P: Params, A: Arith>(
+    mode: HashMode,
+    coins: &[u8; 64],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) {
+    let mut d = Secret32([0; SEED_BYTES]);
+    d.0.copy_from_slice(&coins[..SEED_BYTES]);
+    indcpa::keypair::<P, A>(mode, &d.0, pk, &mut sk[..P::SK_POLYVEC_BYTES]);
+    let pk_end = P::SK_POLYVEC_BYTES + P::PK_BYTES;
+    sk[P::SK_POLYVEC_BYTES..pk_end].copy_from_slice(pk);
+    sk[pk_end..pk_end + SEED_BYTES].copy_from_slice(&hash_h(mode, &[pk]));
+    sk[pk_end + SEED_BYTES..].copy_from_slice(&coins[SEED_BYTES..]);
+}
+
+/// Encapsulation from 32 coins: returns the shared secret.
+#[inline(always)]
+pub fn encapsulate<P: Params, A: Arith>(
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; SEED_BYTES],
+    ct: &mut [u8],
+) -> [u8; SEED_BYTES] {
+    let m = Secret32(hash_h(mode, &[coins]));
+    let h = hash_h(mode, &[pk]);
+    let seed = Secret32(hash_h(mode, &[&m.0, &h]));
+    indcpa::encrypt::<P, A>(mode, pk, &m.0, &seed.0, ct);
+    let hc = hash_h(mode, &[ct]);
+    hash_h(mode, &[&m.0, &h, &hc])
+}
+
+/// Decapsulation. Never fails: a ciphertext that does not re-encrypt to itself yields
+/// H(z ‖ H(pk) ‖ H(ct)), chosen without branching on the comparison.
+#[inline(always)]
+pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; SEED_BYTES] {
+    let pk = &sk[P::SK_POLYVEC_BYTES..P::SK_POLYVEC_BYTES + P::PK_BYTES];
+    let hpk_at = P::SK_POLYVEC_BYTES + P::PK_BYTES;
+    let h = &sk[hpk_at..hpk_at + SEED_BYTES];
+    let z = &sk[hpk_at + SEED_BYTES..hpk_at + 2 * SEED_BYTES];
+    let mut m = Secret32([0; SEED_BYTES]);
+    indcpa::decrypt::<P, A>(&sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
+    let seed = Secret32(hash_h(mode, &[&m.0, h]));
+    let mut again = [0u8; MAX_CT_BYTES];
+    indcpa::encrypt::<P, A>(mode, pk, &m.0, &seed.0, &mut again[..P::CT_BYTES]);
+    let same = again[..P::CT_BYTES].ct_eq(ct);
+    for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
+        *mi = u8::conditional_select(zi, mi, same);
+    }
+    let hc = hash_h(mode, &[ct]);
+    let ss = hash_h(mode, &[&m.0, h, &hc]);
+    again.zeroize();
+    ss
+}
