@@ -2,6 +2,7 @@
 //!
 //! Every failure prints one line to stderr and exits with status 2.
 
+mod aes_cmd;
 mod cipher_cmd;
 mod info;
 mod output;
@@ -30,6 +31,8 @@ enum Command {
     Speed(speed::Args),
     /// Show the CPU features found and the backend each algorithm uses.
     Info,
+    /// AES-GCM, CMAC, CFB, OFB, 32-bit-counter CTR and XTS (the key length picks the AES).
+    Aes(aes_cmd::Args),
 }
 
 /// A failure, already worded for the user.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Cipher(args) => cipher_cmd::run(&args),
         Command::Speed(args) => speed::run(&args),
         Command::Info => info::run(),
+        Command::Aes(args) => aes_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
