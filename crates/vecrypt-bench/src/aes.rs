@@ -6,7 +6,7 @@ use std::hint::black_box;
 use aead::AeadInOut;
 use cipher::{BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};
 use vecrypt::Backend;
-use vecrypt::aes::{Aes, AesGcm, K128, K192, K256, KeySize};
+use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::modes::{BlockModes, MultiKey};
 
 use crate::{Budget, Row, throughput_row};
@@ -341,11 +341,130 @@ fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     }
 }
 
+/// CFB, OFB, CMAC and XTS for AES-128 on 16 KiB.
+fn other_mode_rows(budget: Budget, rows: &mut Vec<Row>) {
+    let alg = "aes-128";
+    let key = [0x42u8; 16];
+    let iv = [0x24u8; 16];
+    let mut buf = vec![0u8; BULK];
+    let backends = Aes::<K128>::backends();
+    #[cfg(feature = "openssl")]
+    let ossl =
+        |cipher: &openssl::cipher::CipherRef, key: &[u8]| Ossl::new(cipher, key, Some(&iv), BULK);
+    #[cfg(feature = "openssl")]
+    {
+        let mut o = ossl(openssl::cipher::Cipher::aes_128_cfb128(), &key);
+        rows.push(throughput_row(
+            budget,
+            alg,
+            "openssl",
+            "cfb-encrypt",
+            BULK,
+            || o.update(&buf),
+        ));
+    }
+    for &b in &backends {
+        let c = Aes::<K128>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "cfb-encrypt",
+            BULK,
+            || c.encrypt_cfb(&iv, &mut buf).unwrap(),
+        ));
+    }
+    for &b in &backends {
+        let c = Aes::<K128>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "cfb-decrypt",
+            BULK,
+            || c.decrypt_cfb(&iv, &mut buf).unwrap(),
+        ));
+    }
+    #[cfg(feature = "openssl")]
+    {
+        let mut o = ossl(openssl::cipher::Cipher::aes_128_ofb(), &key);
+        rows.push(throughput_row(budget, alg, "openssl", "ofb", BULK, || {
+            o.update(&buf)
+        }));
+    }
+    for &b in &backends {
+        let c = Aes::<K128>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "ofb",
+            BULK,
+            || c.apply_ofb(&iv, &mut buf).unwrap(),
+        ));
+    }
+    {
+        use cmac::{KeyInit, Mac};
+        rows.push(throughput_row(
+            budget,
+            alg,
+            "cmac crate",
+            "cmac",
+            BULK,
+            || {
+                let mut m =
+                    <cmac::Cmac<aes::Aes128> as KeyInit>::new_from_slice(&key).expect("key");
+                m.update(&buf);
+                black_box(m.finalize());
+            },
+        ));
+    }
+    for &b in &backends {
+        let m = AesCmac::<K128>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "cmac",
+            BULK,
+            || {
+                black_box(m.mac(&buf));
+            },
+        ));
+    }
+    let xts_key = [0x42u8; 32];
+    #[cfg(feature = "openssl")]
+    {
+        let xts_key: Vec<u8> = (0..32u8).collect();
+        let mut o = ossl(openssl::cipher::Cipher::aes_128_xts(), &xts_key);
+        rows.push(throughput_row(
+            budget,
+            alg,
+            "openssl",
+            "xts-encrypt",
+            BULK,
+            || o.update(&buf),
+        ));
+    }
+    for &b in &backends {
+        let x = AesXts::<K128>::with_backend(&xts_key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "xts-encrypt",
+            BULK,
+            || x.encrypt_sector(7, &mut buf).unwrap(),
+        ));
+    }
+}
+
 /// All AES rows.
 pub fn rows(budget: Budget) -> Vec<Row> {
     let mut rows = Vec::new();
     block_rows::<K128>(budget, &mut rows);
     gcm_rows::<K128>(budget, &mut rows);
+    other_mode_rows(budget, &mut rows);
     block_rows::<K192>(budget, &mut rows);
     gcm_rows::<K192>(budget, &mut rows);
     block_rows::<K256>(budget, &mut rows);

@@ -2,6 +2,7 @@
 //!
 //! Every failure prints one line to stderr and exits with status 2.
 
+mod aes_cmd;
 mod cipher_cmd;
 mod gost;
 mod info;
@@ -36,6 +37,8 @@ enum Command {
     Info,
     /// One cipher's speed table with each backend's speed-up over a baseline backend.
     Speedup(speedup::Args),
+    /// AES-GCM, CMAC, CFB, OFB, 32-bit-counter CTR and XTS (the key length picks the AES).
+    Aes(aes_cmd::Args),
 }
 
 /// A failure, already worded for the user.
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Speed(args) => speed::run(&args),
         Command::Info => info::run(),
         Command::Speedup(args) => speedup::run(&args),
+        Command::Aes(args) => aes_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -168,12 +168,27 @@ fn multi_key_cbc<K: KeySize>(rng: &mut Rng) {
                 set.decrypt_cbc(&iv_refs, &mut refs).unwrap();
             }
             assert_eq!(bufs, data, "{backend} streams={streams}");
+            {
+                let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                set.encrypt_ecb(&mut refs).unwrap();
+            }
+            for i in 0..streams {
+                let single = Aes::<K>::with_backend(&keys[i], Backend::Soft).unwrap();
+                let mut want = data[i].clone();
+                single.encrypt_ecb(&mut want).unwrap();
+                assert_eq!(bufs[i], want, "ecb {backend} streams={streams} stream {i}");
+            }
+            {
+                let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                set.decrypt_ecb(&mut refs).unwrap();
+            }
+            assert_eq!(bufs, data, "ecb {backend} streams={streams}");
         }
     }
 }
 
 #[test]
-fn multi_key_cbc_matches_one_stream_at_a_time() {
+fn multi_key_cbc_and_ecb_match_one_stream_at_a_time() {
     let mut rng = Rng::new(4);
     multi_key_cbc::<K128>(&mut rng);
     multi_key_cbc::<K192>(&mut rng);

@@ -144,17 +144,30 @@ fn ctr<const NR: usize, const C32: bool>(
     }
 }
 
+/// One chain at the latency bound: the next block's plaintext and first round key are folded
+/// into the last round key, so between two blocks there is no instruction but AES rounds.
 #[target_feature(enable = "aes,sse2")]
 fn cbc_encrypt<const NR: usize>(keys: &[[u8; 16]; 15], iv: &mut [u8; 16], buf: &mut [u8]) {
     let k = round_keys(keys);
-    let mut chain = load(iv, 0);
-    for block in buf.chunks_exact_mut(16) {
-        let mut b = [_mm_xor_si128(chain, load(block, 0))];
-        encrypt_n::<NR, 1>(&k, &mut b);
-        chain = b[0];
-        store(block, 0, chain);
+    let blocks = buf.len() / 16;
+    if blocks == 0 {
+        return;
     }
-    store(iv, 0, chain);
+    let mut x = _mm_xor_si128(_mm_xor_si128(load(iv, 0), load(buf, 0)), k[0]);
+    let mut last = x;
+    for j in 0..blocks {
+        for key in &k[1..NR] {
+            x = _mm_aesenc_si128(x, *key);
+        }
+        let c = _mm_aesenclast_si128(x, k[NR]);
+        store(buf, j, c);
+        last = c;
+        if j + 1 < blocks {
+            let next = _mm_xor_si128(load(buf, j + 1), k[0]);
+            x = _mm_aesenclast_si128(x, _mm_xor_si128(k[NR], next));
+        }
+    }
+    store(iv, 0, last);
 }
 
 #[target_feature(enable = "aes,sse2")]
@@ -272,6 +285,80 @@ pub(crate) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
     }
     // SAFETY: runnable() confirmed the features this kernel is compiled for.
     unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
+}
+
+/// The chained modes, one block at a time at the latency bound of the AES instructions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Chain {
+    /// CFB encryption: the chain is the last ciphertext block.
+    CfbEncrypt,
+    /// OFB: the chain is the last keystream block.
+    Ofb,
+    /// CBC-MAC: the chain absorbs each block; the data is left as it is.
+    CbcMac,
+}
+
+/// Like [`cbc_encrypt`], folds what the next block needs into the last round key, so that
+/// only AES rounds lie on the chain.
+#[target_feature(enable = "aes,sse2")]
+fn chain_kernel<const NR: usize>(
+    keys: &[[u8; 16]; 15],
+    mode: Chain,
+    iv: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    let k = round_keys(keys);
+    let blocks = buf.len() / 16;
+    if blocks == 0 {
+        return;
+    }
+    let mut chain = load(iv, 0);
+    let mut x = if mode == Chain::CbcMac {
+        _mm_xor_si128(_mm_xor_si128(chain, load(buf, 0)), k[0])
+    } else {
+        _mm_xor_si128(chain, k[0])
+    };
+    for j in 0..blocks {
+        for key in &k[1..NR] {
+            x = _mm_aesenc_si128(x, *key);
+        }
+        let out = _mm_aesenclast_si128(x, k[NR]);
+        // What the next block's input adds to this block's cipher output.
+        let feed = match mode {
+            Chain::CfbEncrypt => {
+                let p = load(buf, j);
+                chain = _mm_xor_si128(out, p);
+                store(buf, j, chain);
+                p
+            }
+            Chain::Ofb => {
+                store(buf, j, _mm_xor_si128(out, load(buf, j)));
+                chain = out;
+                _mm_setzero_si128()
+            }
+            Chain::CbcMac => {
+                chain = out;
+                if j + 1 < blocks {
+                    load(buf, j + 1)
+                } else {
+                    _mm_setzero_si128()
+                }
+            }
+        };
+        if j + 1 < blocks {
+            x = _mm_aesenclast_si128(x, _mm_xor_si128(k[NR], _mm_xor_si128(feed, k[0])));
+        }
+    }
+    store(iv, 0, chain);
+}
+
+/// A chained mode over whole blocks; `iv` carries the chain in and out.
+pub(crate) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
+    if !runnable() {
+        return super::chain_with(rk, mode, iv, buf, soft::encrypt_blocks);
+    }
+    // SAFETY: runnable() confirmed the features this kernel is compiled for.
+    unsafe { by_rounds!(rk.rounds, chain_kernel(&rk.enc, mode, iv, buf)) }
 }
 
 /// Streams interleaved by [`encrypt_cbc_streams`] at most.

@@ -1,5 +1,17 @@
 //! AES-128, AES-192 and AES-256 (FIPS 197) with AES-NI and VAES kernels for every mode.
 //!
+//! Backends, best first: `vaes512` (four blocks per zmm register), `vaes256` (two per ymm),
+//! `aesni` (xmm, eight blocks interleaved) and `soft` (portable, table-free, constant time:
+//! the S-box is computed by inversion in GF(2^8) on bit planes). Each public call picks its
+//! kernel once and runs the whole loop inside it.
+//!
+//! Modes: ECB, CBC, CTR (whole-block big-endian counter, as `openssl enc`) through
+//! [`BlockModes`](crate::modes::BlockModes); [`Aes::apply_ctr32`] (SP 800-38D `inc32`);
+//! [`Aes::encrypt_cfb`]/[`Aes::decrypt_cfb`] (CFB128); [`Aes::apply_ofb`]; [`AesCmac`];
+//! [`AesXts`]; [`AesGcm`] (the `aead` traits); several independent CBC streams interleaved
+//! through [`MultiKey`](crate::modes::MultiKey). The `cipher` block traits make the type
+//! usable with the RustCrypto mode crates too.
+//!
 //! ```
 //! use vecrypt::aes::Aes128;
 //! use vecrypt::modes::BlockModes;
@@ -13,13 +25,20 @@
 //! ```
 
 mod aesni;
+mod cmac;
+mod feedback;
 mod gcm;
 mod ghash;
 mod key_schedule;
 mod soft;
 mod vaes;
+mod xts;
 
+pub(crate) use aesni::Chain;
+pub use cmac::AesCmac;
+pub(crate) use feedback::cfb_decrypt_with;
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm};
+pub use xts::AesXts;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -212,6 +231,14 @@ impl<K: KeySize> Aes<K> {
         }
     }
 
+    /// A chained mode over whole blocks on this key's backend.
+    pub(crate) fn chain(&self, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
+        match self.backend {
+            Backend::Soft => chain_with(&self.rk, mode, iv, buf, soft::encrypt_blocks),
+            _ => aesni::chain(&self.rk, mode, iv, buf),
+        }
+    }
+
     pub(crate) fn cbc_encrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) {
         match self.backend {
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => {
@@ -303,6 +330,34 @@ pub(crate) fn cbc_decrypt_with(
         crate::modes::xor_in_place(&mut chunk[..16], iv);
         crate::modes::xor_in_place(&mut chunk[16..], &saved[..saved.len() - 16]);
         iv.copy_from_slice(&saved[saved.len() - 16..]);
+    }
+}
+
+/// A chained mode over whole blocks from a one-block ECB function.
+pub(crate) fn chain_with(
+    rk: &RoundKeys,
+    mode: Chain,
+    iv: &mut [u8; 16],
+    buf: &mut [u8],
+    ecb: fn(&RoundKeys, &mut [u8]),
+) {
+    for block in buf.chunks_exact_mut(16) {
+        let mut b = *iv;
+        if mode == Chain::CbcMac {
+            crate::modes::xor_in_place(&mut b, block);
+        }
+        ecb(rk, &mut b);
+        match mode {
+            Chain::CfbEncrypt => {
+                crate::modes::xor_in_place(block, &b);
+                iv.copy_from_slice(block);
+            }
+            Chain::Ofb => {
+                crate::modes::xor_in_place(block, &b);
+                *iv = b;
+            }
+            Chain::CbcMac => *iv = b,
+        }
     }
 }
 

@@ -181,30 +181,52 @@ macro_rules! vaes_kernels {
             bcast(&block)
         }
 
+        /// One register of the feedback decryptions: CBC decrypts each ciphertext block and
+        /// adds its predecessor; CFB encrypts the predecessor and adds the block.
         #[target_feature(enable = $features)]
-        fn cbc_decrypt<const NR: usize>(keys: &[[u8; 16]; 15], iv: &mut [u8; 16], buf: &mut [u8]) {
+        #[inline]
+        fn feedback_n<const NR: usize, const CFB: bool, const N: usize>(
+            k: &[V; 15],
+            c: &[V; N],
+            prev: &[V; N],
+        ) -> [V; N] {
+            let mut b = if CFB { *prev } else { *c };
+            if CFB {
+                encrypt_n::<NR, N>(k, &mut b);
+            } else {
+                decrypt_n::<NR, N>(k, &mut b);
+            }
+            core::array::from_fn(|i| xor(b[i], if CFB { c[i] } else { prev[i] }))
+        }
+
+        /// CBC or CFB decryption of whole blocks; `iv` ends as the last ciphertext block.
+        #[target_feature(enable = $features)]
+        fn feedback_decrypt<const NR: usize, const CFB: bool>(
+            keys: &[[u8; 16]; 15],
+            iv: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
             let k = round_keys(keys);
             // Only the top lane of `last` matters: it is the ciphertext block before the next.
             let mut last = bcast(iv);
             let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
             for chunk in &mut wide {
                 let c: [V; UNROLL] = core::array::from_fn(|i| ld(chunk, i * BYTES));
-                let mut b = c;
-                decrypt_n::<NR, UNROLL>(&k, &mut b);
-                st(chunk, 0, xor(b[0], shift_in(c[0], last)));
-                for i in 1..UNROLL {
-                    st(chunk, i * BYTES, xor(b[i], shift_in(c[i], c[i - 1])));
+                let prev: [V; UNROLL] =
+                    core::array::from_fn(|i| shift_in(c[i], if i == 0 { last } else { c[i - 1] }));
+                let out = feedback_n::<NR, CFB, UNROLL>(&k, &c, &prev);
+                for (i, v) in out.into_iter().enumerate() {
+                    st(chunk, i * BYTES, v);
                 }
                 last = c[UNROLL - 1];
             }
             let rest = wide.into_remainder();
             let mut one = rest.chunks_exact_mut(BYTES);
             for chunk in &mut one {
-                let c = ld(chunk, 0);
-                let mut b = [c];
-                decrypt_n::<NR, 1>(&k, &mut b);
-                st(chunk, 0, xor(b[0], shift_in(c, last)));
-                last = c;
+                let c = [ld(chunk, 0)];
+                let out = feedback_n::<NR, CFB, 1>(&k, &c, &[shift_in(c[0], last)]);
+                st(chunk, 0, out[0]);
+                last = c[0];
             }
             let tail = one.into_remainder();
             let mut top = [0u8; BYTES];
@@ -217,12 +239,8 @@ macro_rules! vaes_kernels {
                 prev[..16].copy_from_slice(&chain);
                 prev[16..tail.len()].copy_from_slice(&tail[..tail.len() - 16]);
                 chain.copy_from_slice(&tail[tail.len() - 16..]);
-                let p = ld(&prev, 0);
-                with_padded(tail, |c| {
-                    let mut b = [c];
-                    decrypt_n::<NR, 1>(&k, &mut b);
-                    xor(b[0], p)
-                });
+                let p = [ld(&prev, 0)];
+                with_padded(tail, |c| feedback_n::<NR, CFB, 1>(&k, &[c], &p)[0]);
             }
             *iv = chain;
         }
@@ -396,6 +414,94 @@ macro_rules! vaes_kernels {
             }
         }
 
+        /// XTS over whole blocks: block `i` is whitened before and after the cipher with
+        /// `tweak * x^i`. Lane `j` of a register of tweaks holds the tweak of its block; the
+        /// next register is every lane times x^LANES. Returns the tweak after the last block.
+        #[target_feature(enable = $features)]
+        fn xts<const NR: usize, const DECRYPT: bool>(
+            keys: &[[u8; 16]; 15],
+            tweak: u128,
+            buf: &mut [u8],
+        ) -> u128 {
+            let k = round_keys(keys);
+            let mut lanes = [0u8; BYTES];
+            let mut t = tweak;
+            for lane in lanes.chunks_exact_mut(16) {
+                lane.copy_from_slice(&t.to_le_bytes());
+                t = super::super::xts::next_tweak(t);
+            }
+            let mut tw = ld(&lanes, 0);
+            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            for chunk in &mut wide {
+                let mut tws = [tw; UNROLL];
+                for u in 1..UNROLL {
+                    tws[u] = times_x_lanes(tws[u - 1]);
+                }
+                tw = times_x_lanes(tws[UNROLL - 1]);
+                let mut b: [V; UNROLL] =
+                    core::array::from_fn(|u| xor(ld(chunk, u * BYTES), tws[u]));
+                if DECRYPT {
+                    decrypt_n::<NR, UNROLL>(&k, &mut b);
+                } else {
+                    encrypt_n::<NR, UNROLL>(&k, &mut b);
+                }
+                for u in 0..UNROLL {
+                    st(chunk, u * BYTES, xor(b[u], tws[u]));
+                }
+            }
+            let rest = wide.into_remainder();
+            let mut one = rest.chunks_exact_mut(BYTES);
+            for chunk in &mut one {
+                let mut b = [xor(ld(chunk, 0), tw)];
+                if DECRYPT {
+                    decrypt_n::<NR, 1>(&k, &mut b);
+                } else {
+                    encrypt_n::<NR, 1>(&k, &mut b);
+                }
+                st(chunk, 0, xor(b[0], tw));
+                tw = times_x_lanes(tw);
+            }
+            let tail = one.into_remainder();
+            let used = tail.len() / 16;
+            if used > 0 {
+                with_padded(tail, |v| {
+                    let mut b = [xor(v, tw)];
+                    if DECRYPT {
+                        decrypt_n::<NR, 1>(&k, &mut b);
+                    } else {
+                        encrypt_n::<NR, 1>(&k, &mut b);
+                    }
+                    xor(b[0], tw)
+                });
+            }
+            // The next tweak is lane `used` of the current register.
+            st(&mut lanes, 0, tw);
+            let mut next = [0u8; 16];
+            next.copy_from_slice(&lanes[16 * used..16 * used + 16]);
+            lanes.fill(0);
+            u128::from_le_bytes(next)
+        }
+
+        /// XTS over whole blocks on this module's registers; returns the next tweak.
+        pub(crate) fn xts_blocks(
+            rk: &RoundKeys,
+            decrypt: bool,
+            tweak: u128,
+            buf: &mut [u8],
+        ) -> u128 {
+            if !runnable() {
+                return super::super::xts::xts_blocks_with(rk, decrypt, tweak, buf);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe {
+                if decrypt {
+                    by_rounds!(rk.rounds, xts::<true>(&rk.dec, tweak, buf))
+                } else {
+                    by_rounds!(rk.rounds, xts::<false>(&rk.enc, tweak, buf))
+                }
+            }
+        }
+
         /// Whether this CPU runs the code of this module.
         pub(crate) fn runnable() -> bool {
             aesni::runnable() && features_present()
@@ -444,7 +550,16 @@ macro_rules! vaes_kernels {
                 return aesni::decrypt_cbc(rk, iv, buf);
             }
             // SAFETY: runnable() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
+            unsafe { by_rounds!(rk.rounds, feedback_decrypt::<false>(&rk.dec, iv, buf)) }
+        }
+
+        /// CFB decryption of whole blocks.
+        pub(crate) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+            if !runnable() {
+                return super::super::cfb_decrypt_with(rk, iv, buf, aesni::encrypt);
+            }
+            // SAFETY: runnable() confirmed the features this kernel is compiled for.
+            unsafe { by_rounds!(rk.rounds, feedback_decrypt::<true>(&rk.enc, iv, buf)) }
         }
 
         /// Streams interleaved at most by [`encrypt_cbc_streams`].
@@ -725,6 +840,22 @@ pub(crate) mod zmm {
         _mm512_shuffle_epi32::<78>(v)
     }
 
+    /// Every lane times x^4 in XTS's field: a 4-bit shift of each 128-bit lane, the bits
+    /// shifted out folded back with the polynomial 0x87.
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3"
+    )]
+    #[inline]
+    fn times_x_lanes(v: V) -> V {
+        let carry = _mm512_srli_epi64::<60>(v);
+        let poly = _mm512_set1_epi64(0x87);
+        let reduced = _mm512_clmulepi64_epi128::<0x01>(carry, poly);
+        xor(
+            xor(_mm512_slli_epi64::<4>(v), _mm512_bslli_epi128::<8>(carry)),
+            reduced,
+        )
+    }
+
     vaes_kernels!("avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,sse4.1,ssse3");
 }
 
@@ -897,6 +1028,20 @@ pub(crate) mod ymm {
     #[inline]
     fn swap_halves(v: V) -> V {
         _mm256_shuffle_epi32::<78>(v)
+    }
+
+    /// Every lane times x^2 in XTS's field: a 2-bit shift of each 128-bit lane, the bits
+    /// shifted out folded back with the polynomial 0x87.
+    #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]
+    #[inline]
+    fn times_x_lanes(v: V) -> V {
+        let carry = _mm256_srli_epi64::<62>(v);
+        let poly = _mm256_set1_epi64x(0x87);
+        let reduced = _mm256_clmulepi64_epi128::<0x01>(carry, poly);
+        xor(
+            xor(_mm256_slli_epi64::<2>(v), _mm256_bslli_epi128::<8>(carry)),
+            reduced,
+        )
     }
 
     vaes_kernels!("avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3");

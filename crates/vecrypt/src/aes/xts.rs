@@ -1,0 +1,185 @@
+//! XTS-AES (IEEE 1619, NIST SP 800-38E) for disk sectors, with ciphertext stealing for data
+//! units that are not whole blocks. The key is the data key followed by the tweak key.
+
+use core::fmt;
+
+use zeroize::Zeroize;
+
+use super::{Aes, KeySize, RoundKeys, aesni, soft, vaes};
+use crate::Error;
+use crate::cpu::Backend;
+use crate::modes::xor_in_place;
+
+/// Blocks whose tweaks are prepared and encrypted together.
+const BATCH: usize = 64;
+
+/// XTS-AES with two keys of size `K` (32, 48 or 64 bytes in all).
+#[derive(Clone)]
+pub struct AesXts<K: KeySize> {
+    data: Aes<K>,
+    tweak: Aes<K>,
+}
+
+/// Multiplication by x in GF(2^128) with XTS's little-endian convention, without a branch.
+pub(crate) fn next_tweak(t: u128) -> u128 {
+    (t << 1) ^ (0x87 & 0u128.wrapping_sub(t >> 127))
+}
+
+impl<K: KeySize> AesXts<K> {
+    /// Keys XTS from the data key followed by the tweak key.
+    pub fn from_key(key: &[u8]) -> Result<Self, Error> {
+        Self::keyed(key, None)
+    }
+
+    /// Keys XTS on `backend`, or fails if this CPU cannot run it.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        Self::keyed(key, Some(backend))
+    }
+
+    fn keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
+        if key.len() != 2 * K::KEY {
+            return Err(Error::KeyLength {
+                expected: 2 * K::KEY,
+                got: key.len(),
+            });
+        }
+        let (k1, k2) = key.split_at(K::KEY);
+        let make = |k: &[u8]| match backend {
+            Some(b) => Aes::<K>::with_backend(k, b),
+            None => Aes::<K>::from_key(k),
+        };
+        Ok(Self {
+            data: make(k1)?,
+            tweak: make(k2)?,
+        })
+    }
+
+    /// Encrypts one data unit (at least 16 bytes) under the tweak `iv`: a little-endian
+    /// number of 1 to 16 bytes, zero-extended to a block.
+    pub fn encrypt_unit(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        self.run(iv, buf, false)
+    }
+
+    /// Decrypts one data unit (at least 16 bytes) under the tweak `iv` (1 to 16 bytes).
+    pub fn decrypt_unit(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        self.run(iv, buf, true)
+    }
+
+    /// Encrypts sector `sector`: the tweak is the sector number, little-endian.
+    pub fn encrypt_sector(&self, sector: u128, buf: &mut [u8]) -> Result<(), Error> {
+        self.run(&sector.to_le_bytes(), buf, false)
+    }
+
+    /// Decrypts sector `sector`.
+    pub fn decrypt_sector(&self, sector: u128, buf: &mut [u8]) -> Result<(), Error> {
+        self.run(&sector.to_le_bytes(), buf, true)
+    }
+
+    /// Whole blocks under consecutive tweaks starting at `t`; returns the next tweak.
+    fn blocks(&self, t: u128, buf: &mut [u8], decrypt: bool) -> u128 {
+        let rk = &self.data.rk;
+        match self.data.backend {
+            Backend::Vaes512 => vaes::zmm::xts_blocks(rk, decrypt, t, buf),
+            Backend::Vaes256 => vaes::ymm::xts_blocks(rk, decrypt, t, buf),
+            Backend::AesNi => batched(rk, decrypt, t, buf, aesni::encrypt, aesni::decrypt),
+            _ => batched(
+                rk,
+                decrypt,
+                t,
+                buf,
+                soft::encrypt_blocks,
+                soft::decrypt_blocks,
+            ),
+        }
+    }
+
+    fn run(&self, iv: &[u8], buf: &mut [u8], decrypt: bool) -> Result<(), Error> {
+        if iv.is_empty() || iv.len() > 16 {
+            return Err(Error::IvLength {
+                expected: 16,
+                got: iv.len(),
+            });
+        }
+        let mut t0 = [0u8; 16];
+        t0[..iv.len()].copy_from_slice(iv);
+        if buf.len() < 16 || buf.len() as u128 > 16 << 20 {
+            return Err(Error::InvalidLength);
+        }
+        self.tweak.ecb_encrypt(&mut t0);
+        let t = u128::from_le_bytes(t0);
+        t0.zeroize();
+        let partial = buf.len() % 16;
+        if partial == 0 {
+            self.blocks(t, buf, decrypt);
+            return Ok(());
+        }
+        // Ciphertext stealing: the last whole block and the partial one trade bytes.
+        let full = buf.len() / 16 * 16;
+        let (head, tail) = buf.split_at_mut(full - 16);
+        let t = self.blocks(t, head, decrypt);
+        let (t_first, t_second) = if decrypt {
+            (next_tweak(t), t)
+        } else {
+            (t, next_tweak(t))
+        };
+        let mut last = [0u8; 16];
+        last.copy_from_slice(&tail[..16]);
+        self.blocks(t_first, &mut last, decrypt);
+        let mut stolen = [0u8; 16];
+        stolen[..partial].copy_from_slice(&tail[16..]);
+        stolen[partial..].copy_from_slice(&last[partial..]);
+        tail[16..].copy_from_slice(&last[..partial]);
+        self.blocks(t_second, &mut stolen, decrypt);
+        tail[..16].copy_from_slice(&stolen);
+        last.zeroize();
+        stolen.zeroize();
+        Ok(())
+    }
+}
+
+type EcbFn = fn(&RoundKeys, &mut [u8]);
+
+/// XTS over whole blocks from ECB functions: a batch of tweaks is prepared, XORed in before
+/// and after one ECB call. Returns the next tweak.
+fn batched(
+    rk: &RoundKeys,
+    decrypt: bool,
+    mut t: u128,
+    buf: &mut [u8],
+    encrypt: EcbFn,
+    decrypt_fn: EcbFn,
+) -> u128 {
+    let mut tweaks = [0u8; 16 * BATCH];
+    for chunk in buf.chunks_mut(16 * BATCH) {
+        let tw = &mut tweaks[..chunk.len()];
+        for block in tw.chunks_exact_mut(16) {
+            block.copy_from_slice(&t.to_le_bytes());
+            t = next_tweak(t);
+        }
+        xor_in_place(chunk, tw);
+        if decrypt {
+            decrypt_fn(rk, chunk);
+        } else {
+            encrypt(rk, chunk);
+        }
+        xor_in_place(chunk, tw);
+    }
+    tweaks.zeroize();
+    t
+}
+
+/// The fallback of the wide kernels when the CPU lacks their features.
+pub(crate) fn xts_blocks_with(rk: &RoundKeys, decrypt: bool, t: u128, buf: &mut [u8]) -> u128 {
+    batched(rk, decrypt, t, buf, aesni::encrypt, aesni::decrypt)
+}
+
+impl<K: KeySize> fmt::Debug for AesXts<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}-xts {{ backend: {}, .. }}",
+            K::NAME,
+            self.data.backend
+        )
+    }
+}
