@@ -1,7 +1,10 @@
 //! Side-by-side measurements of vecrypt and its peers in one run, reported as a table and as
 //! JSON. Machines are shared and noisy: every figure is the median of several timed runs.
 
+pub mod aes;
 pub mod aigis;
+pub mod kuznyechik;
+pub mod speed;
 pub mod ublock;
 mod x86_tsc;
 

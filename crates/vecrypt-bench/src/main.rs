@@ -25,11 +25,17 @@ fn main() -> ExitCode {
     let wanted =
         |group: &str| filters.is_empty() || filters.iter().any(|f| group.contains(f.as_str()));
     let mut rows: Vec<Row> = Vec::new();
+    if wanted("aes") {
+        rows.extend(vecrypt_bench::aes::rows(budget));
+    }
     if wanted("aigis") {
         rows.extend(vecrypt_bench::aigis::rows(budget));
     }
     if wanted("ublock") {
         rows.extend(vecrypt_bench::ublock::rows(budget));
+    }
+    if wanted("kuznyechik") {
+        rows.extend(vecrypt_bench::kuznyechik::rows(budget));
     }
     print_table(&rows);
     if let Some(path) = json {

@@ -1,1 +1,80 @@
-fn main() {}
+//! `vecrypt`: encrypt and decrypt with every algorithm of the library, and measure them.
+//!
+//! Every failure prints one line to stderr and exits with status 2.
+
+mod cipher_cmd;
+mod info;
+mod output;
+mod speed;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "vecrypt",
+    version,
+    about = "Fast constant-time uBlock, Kuznyechik, AES and Aigis-enc"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Encrypt or decrypt with a block cipher (ECB, CBC or CTR).
+    Cipher(cipher_cmd::Args),
+    /// Measure every algorithm, backend, mode and direction this CPU runs.
+    Speed(speed::Args),
+    /// Show the CPU features found and the backend each algorithm uses.
+    Info,
+}
+
+/// A failure, already worded for the user.
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.exit_code() == 0 => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => return fail(&one_line(&e.render().to_string())),
+    };
+    let result = match cli.command {
+        Command::Cipher(args) => cipher_cmd::run(&args),
+        Command::Speed(args) => speed::run(&args),
+        Command::Info => info::run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg)) => fail(&msg),
+    }
+}
+
+/// The backend called `name`, for `--backend`.
+pub fn parse_backend(name: &str) -> Result<vecrypt::Backend, Failure> {
+    name.parse()
+        .map_err(|_| Failure(format!("unknown backend '{name}'")))
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("vecrypt: {msg}");
+    ExitCode::from(2)
+}
+
+/// clap's usage errors span several lines; keep the message, drop the usage hints.
+fn one_line(rendered: &str) -> String {
+    let first_paragraph = rendered.split("\n\n").next().unwrap_or(rendered);
+    let joined: Vec<&str> = first_paragraph.split_whitespace().collect();
+    joined.join(" ").trim_start_matches("error: ").to_string()
+}

@@ -16,12 +16,19 @@
 //! assert_eq!(&data, b"any length at all in CTR mode");
 //! ```
 
+pub mod aes;
 pub mod aigis;
 pub mod cpu;
 mod error;
+pub mod kuznyechik;
 pub mod modes;
 pub mod registry;
 pub mod ublock;
 
 pub use cpu::Backend;
 pub use error::Error;
+
+/// The README's examples, compiled and run as tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;

@@ -113,11 +113,16 @@ impl CipherInfo {
 
 /// Every block cipher of the crate.
 pub fn ciphers() -> Vec<CipherInfo> {
+    use crate::aes::*;
     use crate::ublock::*;
     vec![
         CipherInfo::of::<Ublock128_128>(),
         CipherInfo::of::<Ublock128_256>(),
         CipherInfo::of::<Ublock256_256>(),
+        CipherInfo::of::<crate::kuznyechik::Kuznyechik>(),
+        CipherInfo::of::<Aes128>(),
+        CipherInfo::of::<Aes192>(),
+        CipherInfo::of::<Aes256>(),
     ]
 }
 

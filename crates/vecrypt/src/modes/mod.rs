@@ -5,9 +5,14 @@
 //! The defaults here are correct for every cipher and already batch blocks so that a wide
 //! `kernel_encrypt` keeps its lanes full. [`BlockModes`] is the checked public face.
 
+mod cipher_traits;
+pub mod gost;
 mod multi;
 
+pub(crate) use cipher_traits::KernelBackend;
 pub use multi::MultiKey;
+
+use zeroize::Zeroize;
 
 use crate::Error;
 use crate::cpu::Backend;
@@ -188,6 +193,7 @@ pub fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &m
         cipher.kernel_encrypt(ks);
         xor_in_place(chunk, ks);
     }
+    ks.zeroize();
 }
 
 /// Default CBC decryption: decrypts a batch in one call, then XORs each block with the
@@ -203,6 +209,7 @@ pub fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut 
         xor_in_place(&mut chunk[n..], &saved[..saved.len() - n]);
         iv.copy_from_slice(&saved[saved.len() - n..]);
     }
+    saved.zeroize();
 }
 
 #[cfg(test)]

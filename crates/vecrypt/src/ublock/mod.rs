@@ -18,26 +18,34 @@
 //! # }
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod bitslice;
 pub(crate) mod consts;
 mod key_schedule;
 mod soft;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
 
 use core::fmt;
 use core::marker::PhantomData;
+use std::sync::OnceLock;
 
 use cipher::array::ArraySize;
 use cipher::consts::{U16, U32};
 use cipher::{
-    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
-    KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
+    AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
+    BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
-use crate::modes::BlockKernel;
+use crate::modes::{self, BlockKernel, KernelBackend};
 use crate::registry::NamedCipher;
+use bitslice::PlaneKeys;
 
 /// One member of the uBlock family: its sizes and tables.
 pub trait Variant: Copy + Send + Sync + 'static + private::Sealed {
@@ -108,12 +116,23 @@ pub type Ublock256_256 = Ublock<V256_256>;
 pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
 
 /// The backends of uBlock, best first.
-const CANDIDATES: &[Candidate] = &[(Backend::Soft, |_| true)];
+const CANDIDATES: &[Candidate] = &[
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Avx512, |f| f.avx512_bw_vl() && f.ssse3),
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Avx2, |f| f.avx2 && f.ssse3),
+    #[cfg(target_arch = "x86_64")]
+    (Backend::Ssse3, |f| f.ssse3),
+    (Backend::Soft, |_| true),
+];
 
-/// A keyed uBlock cipher. The round keys are zeroized on drop.
+/// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
     rk: RoundKeys,
+    /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
+    /// keying stays cheap for short messages.
+    planes: OnceLock<PlaneKeys>,
     backend: Backend,
     _variant: PhantomData<V>,
 }
@@ -141,16 +160,94 @@ impl<V: Variant> Ublock<V> {
                 got: key.len(),
             });
         }
-        Ok(Self {
-            rk: key_schedule::expand::<V>(key),
+        Ok(Self::keyed_unchecked(key, backend))
+    }
+
+    fn keyed_unchecked(key: &[u8], backend: Backend) -> Self {
+        Self {
+            rk: Self::schedule(key, backend),
+            planes: OnceLock::new(),
             backend,
             _variant: PhantomData,
-        })
+        }
+    }
+
+    /// The key schedule: in registers on the SIMD backends, portable on the portable one.
+    fn schedule(key: &[u8], backend: Backend) -> RoundKeys {
+        #[cfg(target_arch = "x86_64")]
+        if backend != Backend::Soft
+            && let Some(rk) = ssse3::expand_key::<V>(key)
+        {
+            return rk;
+        }
+        let _ = backend;
+        key_schedule::expand::<V>(key)
+    }
+
+    fn planes(&self) -> &PlaneKeys {
+        self.planes
+            .get_or_init(|| bitslice::plane_keys::<V>(&self.rk))
+    }
+
+    /// Whether a call over `len` bytes goes to the bitsliced kernel rather than one block at
+    /// a time: a bitsliced batch costs about as much as a few single blocks.
+    fn bulk(len: usize) -> bool {
+        len >= BULK_BLOCKS * V::BLOCK
     }
 
     /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
     pub fn round_key(&self, i: usize) -> Option<&[u8]> {
         (i <= V::ROUNDS).then(|| &self.rk.0[i][..V::BLOCK])
+    }
+}
+
+/// Fewest blocks worth a bitsliced batch.
+const BULK_BLOCKS: usize = 3;
+
+/// The kernel one call runs on, chosen once per call from the backend and the data size.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Path {
+    /// Bitsliced, 512-bit registers.
+    Zmm,
+    /// Bitsliced, 256-bit registers.
+    Ymm,
+    /// One block at a time, nibble per byte; `vex` selects the AVX encoding.
+    Nibbles {
+        vex: bool,
+    },
+    Soft,
+}
+
+impl<V: Variant> Ublock<V> {
+    fn path(&self, len: usize) -> Path {
+        let bulk = Self::bulk(len);
+        match self.backend {
+            Backend::Avx512 if len > 256 => Path::Zmm,
+            Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
+            Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
+            Backend::Ssse3 => Path::Nibbles { vex: false },
+            _ => Path::Soft,
+        }
+    }
+
+    fn run_ecb(&self, buf: &mut [u8], decrypt: bool) {
+        #[cfg(target_arch = "x86_64")]
+        let done = match (self.path(buf.len()), decrypt) {
+            (Path::Zmm, false) => avx512::ecb_encrypt::<V>(self.planes(), buf),
+            (Path::Zmm, true) => avx512::ecb_decrypt::<V>(self.planes(), buf),
+            (Path::Ymm, false) => avx2::ecb_encrypt::<V>(self.planes(), buf),
+            (Path::Ymm, true) => avx2::ecb_decrypt::<V>(self.planes(), buf),
+            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(&self.rk, buf, vex),
+            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(&self.rk, buf, vex),
+            (Path::Soft, _) => false,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done && decrypt {
+            soft::decrypt_blocks::<V>(&self.rk, buf);
+        } else if !done {
+            soft::encrypt_blocks::<V>(&self.rk, buf);
+        }
     }
 }
 
@@ -162,13 +259,92 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
-        soft::encrypt_blocks::<V>(&self.rk, buf);
+        self.run_ecb(buf, false);
     }
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
-        soft::decrypt_blocks::<V>(&self.rk, buf);
+        self.run_ecb(buf, true);
+    }
+
+    fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        let done = match self.path(buf.len()) {
+            Path::Zmm => avx512::ctr::<V>(self.planes(), counter, buf),
+            Path::Ymm => avx2::ctr::<V>(self.planes(), counter, buf),
+            _ => false,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done {
+            modes::ctr_apply_batched(self, counter, buf);
+        }
+    }
+
+    fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        let done = match self.path(V::BLOCK) {
+            Path::Nibbles { vex } => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, vex),
+            _ => false,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done {
+            for block in buf.chunks_exact_mut(V::BLOCK) {
+                modes::xor_in_place(block, iv);
+                soft::encrypt_blocks::<V>(&self.rk, block);
+                iv.copy_from_slice(block);
+            }
+        }
+    }
+
+    fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        let done = match self.path(buf.len()) {
+            Path::Zmm => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
+            Path::Ymm => avx2::cbc_decrypt::<V>(self.planes(), iv, buf),
+            _ => false,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done {
+            modes::cbc_decrypt_batched(self, iv, buf);
+        }
+    }
+
+    fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+        let same = keys.iter().all(|k| k.backend == keys[0].backend);
+        let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512) if same && keys.len() > 16 => {
+                (avx512::streams::<V>(), avx512::cbc_encrypt_streams::<V>)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512 | Backend::Avx2) if same && keys.len() > 1 => {
+                (avx2::streams::<V>(), avx2::cbc_encrypt_streams::<V>)
+            }
+            _ => (0, |_, _, _| false),
+        };
+        let mut done = width > 0;
+        if done {
+            for ((k, iv), b) in keys
+                .chunks(width)
+                .zip(ivs.chunks_mut(width))
+                .zip(bufs.chunks_mut(width))
+            {
+                let rks: Vec<&RoundKeys> = k.iter().map(|c| &c.rk).collect();
+                done &= run(&rks, iv, b);
+            }
+        }
+        if !done {
+            for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+                k.kernel_cbc_encrypt(iv, b);
+            }
+        }
     }
 }
+
+/// A backend's CBC encryption of several streams side by side; `false` if it did nothing.
+type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
 
 impl<V: Variant> NamedCipher for Ublock<V> {
     const NAME: &'static str = V::NAME;
@@ -182,6 +358,14 @@ impl<V: Variant> NamedCipher for Ublock<V> {
         match backend {
             Some(b) => Self::with_backend(key, b),
             None => Self::from_key(key),
+        }
+    }
+}
+
+impl<V: Variant> Drop for Ublock<V> {
+    fn drop(&mut self) {
+        if let Some(p) = self.planes.get_mut() {
+            p.zeroize();
         }
     }
 }
@@ -210,92 +394,18 @@ impl<V: Variant> BlockSizeUser for Ublock<V> {
 
 impl<V: Variant> KeyInit for Ublock<V> {
     fn new(key: &Key<Self>) -> Self {
-        Self {
-            rk: key_schedule::expand::<V>(key),
-            backend: cpu::choose(CANDIDATES),
-            _variant: PhantomData,
-        }
-    }
-}
-
-/// Adapts the whole-buffer kernels to the `cipher` crate's backend traits, handing it
-/// `PAR` blocks at a time so that `ctr`, `cbc` decryption and friends keep the lanes full.
-struct TraitBackend<'a, V: Variant> {
-    cipher: &'a Ublock<V>,
-}
-
-/// Blocks handed to the kernel at once through the `cipher` traits.
-type ParSize = U16;
-const PAR: usize = 16;
-
-impl<V: Variant> BlockSizeUser for TraitBackend<'_, V> {
-    type BlockSize = V::BlockSize;
-}
-
-impl<V: Variant> ParBlocksSizeUser for TraitBackend<'_, V> {
-    type ParBlocksSize = ParSize;
-}
-
-impl<V: Variant> TraitBackend<'_, V> {
-    fn run(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
-        let n = V::BLOCK;
-        let mut buf = [0u8; PAR * 32];
-        let buf = &mut buf[..PAR * n];
-        for (i, chunk) in buf.chunks_exact_mut(n).enumerate() {
-            chunk.copy_from_slice(blocks.get(i).get_in());
-        }
-        if decrypt {
-            self.cipher.kernel_decrypt(buf);
-        } else {
-            self.cipher.kernel_encrypt(buf);
-        }
-        for (i, chunk) in buf.chunks_exact(n).enumerate() {
-            blocks.get(i).get_out().copy_from_slice(chunk);
-        }
-        buf.zeroize();
-    }
-
-    fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
-        let mut buf = [0u8; 32];
-        let buf = &mut buf[..V::BLOCK];
-        buf.copy_from_slice(block.get_in());
-        if decrypt {
-            self.cipher.kernel_decrypt(buf);
-        } else {
-            self.cipher.kernel_encrypt(buf);
-        }
-        block.get_out().copy_from_slice(buf);
-    }
-}
-
-impl<V: Variant> BlockCipherEncBackend for TraitBackend<'_, V> {
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, false);
-    }
-
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, false);
-    }
-}
-
-impl<V: Variant> BlockCipherDecBackend for TraitBackend<'_, V> {
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block, true);
-    }
-
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks, true);
+        Self::keyed_unchecked(key, cpu::choose(CANDIDATES))
     }
 }
 
 impl<V: Variant> BlockCipherEncrypt for Ublock<V> {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U16>::new(self));
     }
 }
 
 impl<V: Variant> BlockCipherDecrypt for Ublock<V> {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
-        f.call(&TraitBackend { cipher: self });
+        f.call(&KernelBackend::<_, cipher::consts::U16>::new(self));
     }
 }

@@ -1,0 +1,354 @@
+//! AES: every vecrypt backend (the portable one is the table-free software column) next to
+//! OpenSSL, the `aes` crate alone, with `ctr`, and `aes-gcm`, in the same run.
+
+use std::hint::black_box;
+
+use aead::AeadInOut;
+use cipher::{BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};
+use vecrypt::Backend;
+use vecrypt::aes::{Aes, AesGcm, K128, K192, K256, KeySize};
+use vecrypt::modes::{BlockModes, MultiKey};
+
+use crate::{Budget, Row, throughput_row};
+
+/// Bytes per call for the bulk rows.
+const BULK: usize = 16 * 1024;
+/// Message sizes for the AEAD rows.
+const GCM_SIZES: [usize; 3] = [64, 1024, BULK];
+/// Independent streams in the multi-stream CBC rows.
+const STREAMS: usize = 8;
+
+/// The peer implementations of one key size.
+trait Peers: KeySize {
+    type Block: KeyInit + BlockCipherEncrypt<BlockSize = cipher::consts::U16> + Clone;
+    type Gcm: KeyInit + AeadInOut;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef;
+}
+
+impl Peers for K128 {
+    type Block = aes::Aes128;
+    type Gcm = aes_gcm::Aes128Gcm;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef {
+        use openssl::cipher::Cipher;
+        match mode {
+            "ecb" => Cipher::aes_128_ecb(),
+            "ctr" => Cipher::aes_128_ctr(),
+            "cbc" => Cipher::aes_128_cbc(),
+            _ => Cipher::aes_128_gcm(),
+        }
+    }
+}
+
+impl Peers for K192 {
+    type Block = aes::Aes192;
+    type Gcm = aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef {
+        use openssl::cipher::Cipher;
+        match mode {
+            "ecb" => Cipher::aes_192_ecb(),
+            "ctr" => Cipher::aes_192_ctr(),
+            "cbc" => Cipher::aes_192_cbc(),
+            _ => Cipher::aes_192_gcm(),
+        }
+    }
+}
+
+impl Peers for K256 {
+    type Block = aes::Aes256;
+    type Gcm = aes_gcm::Aes256Gcm;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef {
+        use openssl::cipher::Cipher;
+        match mode {
+            "ecb" => Cipher::aes_256_ecb(),
+            "ctr" => Cipher::aes_256_ctr(),
+            "cbc" => Cipher::aes_256_cbc(),
+            _ => Cipher::aes_256_gcm(),
+        }
+    }
+}
+
+/// One OpenSSL context kept across calls (the key schedule done once), as `openssl speed
+/// -evp` does.
+#[cfg(feature = "openssl")]
+struct Ossl {
+    ctx: openssl::cipher_ctx::CipherCtx,
+    out: Vec<u8>,
+}
+
+#[cfg(feature = "openssl")]
+impl Ossl {
+    fn new(cipher: &openssl::cipher::CipherRef, key: &[u8], iv: Option<&[u8]>, len: usize) -> Self {
+        let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("openssl context");
+        ctx.encrypt_init(Some(cipher), Some(key), iv)
+            .expect("openssl init");
+        ctx.set_padding(false);
+        Ossl {
+            ctx,
+            out: vec![0u8; len + 32],
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        let n = self
+            .ctx
+            .cipher_update(data, Some(&mut self.out))
+            .expect("openssl update");
+        black_box(n);
+    }
+
+    /// A whole GCM message: new IV, data, tag.
+    fn gcm_seal(&mut self, iv: &[u8], data: &[u8]) {
+        self.ctx
+            .encrypt_init(None, None, Some(iv))
+            .expect("openssl iv");
+        self.update(data);
+        let n = self.ctx.cipher_final(&mut self.out).expect("openssl final");
+        let mut tag = [0u8; 16];
+        self.ctx.tag(&mut tag).expect("openssl tag");
+        black_box((n, tag));
+    }
+}
+
+fn vecrypt_name(b: Backend) -> String {
+    format!("vecrypt/{b}")
+}
+
+fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
+    let alg = K::NAME;
+    let key = vec![0x42u8; K::KEY];
+    let iv = [0x24u8; 16];
+    let mut buf = vec![0u8; BULK];
+    let backends = Aes::<K>::backends();
+
+    // ECB
+    #[cfg(feature = "openssl")]
+    {
+        let mut o = Ossl::new(K::openssl("ecb"), &key, None, BULK);
+        rows.push(throughput_row(
+            budget,
+            alg,
+            "openssl",
+            "ecb-encrypt",
+            BULK,
+            || o.update(&buf),
+        ));
+    }
+    let peer = K::Block::new_from_slice(&key).expect("key");
+    rows.push(throughput_row(
+        budget,
+        alg,
+        "aes crate",
+        "ecb-encrypt",
+        BULK,
+        || {
+            let blocks = cipher::Block::<K::Block>::slice_as_chunks_mut(&mut buf).0;
+            peer.encrypt_blocks(blocks);
+        },
+    ));
+    for &b in &backends {
+        let c = Aes::<K>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "ecb-encrypt",
+            BULK,
+            || c.encrypt_ecb(&mut buf).unwrap(),
+        ));
+    }
+    for &b in &backends {
+        let c = Aes::<K>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "ecb-decrypt",
+            BULK,
+            || c.decrypt_ecb(&mut buf).unwrap(),
+        ));
+    }
+
+    // CTR
+    #[cfg(feature = "openssl")]
+    {
+        let mut o = Ossl::new(K::openssl("ctr"), &key, Some(&iv), BULK);
+        rows.push(throughput_row(budget, alg, "openssl", "ctr", BULK, || {
+            o.update(&buf)
+        }));
+    }
+    rows.push(throughput_row(
+        budget,
+        alg,
+        "aes+ctr crates",
+        "ctr",
+        BULK,
+        || {
+            let mut c = ctr::Ctr128BE::<K::Block>::new_from_slices(&key, &iv).expect("key");
+            c.apply_keystream(&mut buf);
+        },
+    ));
+    for &b in &backends {
+        let c = Aes::<K>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "ctr",
+            BULK,
+            || c.apply_ctr(&iv, &mut buf).unwrap(),
+        ));
+    }
+
+    // CBC, one stream each way
+    #[cfg(feature = "openssl")]
+    {
+        let mut o = Ossl::new(K::openssl("cbc"), &key, Some(&iv), BULK);
+        rows.push(throughput_row(
+            budget,
+            alg,
+            "openssl",
+            "cbc-encrypt",
+            BULK,
+            || o.update(&buf),
+        ));
+    }
+    for &b in &backends {
+        let c = Aes::<K>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "cbc-encrypt",
+            BULK,
+            || c.encrypt_cbc(&iv, &mut buf).unwrap(),
+        ));
+    }
+    for &b in &backends {
+        let c = Aes::<K>::with_backend(&key, b).expect("backend");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &vecrypt_name(b),
+            "cbc-decrypt",
+            BULK,
+            || c.decrypt_cbc(&iv, &mut buf).unwrap(),
+        ));
+    }
+
+    // CBC encryption of eight independent streams: one after another, then interleaved.
+    let op = format!("cbc-encrypt x{STREAMS}");
+    let mut bufs: Vec<Vec<u8>> = vec![vec![0u8; BULK]; STREAMS];
+    let keys: Vec<Vec<u8>> = (0..STREAMS).map(|i| vec![i as u8; K::KEY]).collect();
+    let ivs: Vec<&[u8]> = (0..STREAMS).map(|_| iv.as_slice()).collect();
+    for &b in &backends {
+        let set =
+            MultiKey::<Aes<K>>::from_keys(&keys, |k| Aes::<K>::with_backend(k, b)).expect("keys");
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &format!("vecrypt/{b} one by one"),
+            &op,
+            STREAMS * BULK,
+            || {
+                for (c, buf) in set.ciphers().iter().zip(bufs.iter_mut()) {
+                    c.encrypt_cbc(&iv, buf).unwrap();
+                }
+            },
+        ));
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &format!("vecrypt/{b} interleaved"),
+            &op,
+            STREAMS * BULK,
+            || {
+                let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                set.encrypt_cbc(&ivs, &mut refs).unwrap();
+            },
+        ));
+    }
+}
+
+fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
+    let alg = format!("{}-gcm", K::NAME);
+    let key = vec![0x42u8; K::KEY];
+    let nonce = [0x24u8; 12];
+    let backends = Aes::<K>::backends();
+    for size in GCM_SIZES {
+        let mut buf = vec![0u8; size];
+        #[cfg(feature = "openssl")]
+        {
+            let mut o = Ossl::new(K::openssl("gcm"), &key, Some(&nonce), size);
+            rows.push(throughput_row(
+                budget,
+                &alg,
+                "openssl",
+                "seal",
+                size,
+                || o.gcm_seal(&nonce, &buf),
+            ));
+        }
+        let peer = K::Gcm::new_from_slice(&key).expect("key");
+        let peer_nonce = aead::Nonce::<K::Gcm>::try_from(nonce.as_slice()).expect("nonce");
+        rows.push(throughput_row(
+            budget,
+            &alg,
+            "aes-gcm crate",
+            "seal",
+            size,
+            || {
+                let tag = peer
+                    .encrypt_inout_detached(&peer_nonce, &[], buf.as_mut_slice().into())
+                    .expect("seal");
+                black_box(tag);
+            },
+        ));
+        for &b in &backends {
+            let gcm = AesGcm::<K>::with_backend(&key, b).expect("backend");
+            rows.push(throughput_row(
+                budget,
+                &alg,
+                &vecrypt_name(b),
+                "seal",
+                size,
+                || {
+                    black_box(gcm.encrypt_detached(&nonce, &[], &mut buf).unwrap());
+                },
+            ));
+        }
+    }
+    // Opening a valid message: tag check and decryption.
+    let mut buf = vec![0u8; BULK];
+    for &b in &backends {
+        let gcm = AesGcm::<K>::with_backend(&key, b).expect("backend");
+        let mut sealed = buf.clone();
+        let tag = gcm.encrypt_detached(&nonce, &[], &mut sealed).unwrap();
+        rows.push(throughput_row(
+            budget,
+            &alg,
+            &vecrypt_name(b),
+            "open",
+            BULK,
+            || {
+                buf.copy_from_slice(&sealed);
+                gcm.decrypt_detached(&nonce, &[], &mut buf, &tag).unwrap();
+            },
+        ));
+    }
+}
+
+/// All AES rows.
+pub fn rows(budget: Budget) -> Vec<Row> {
+    let mut rows = Vec::new();
+    block_rows::<K128>(budget, &mut rows);
+    gcm_rows::<K128>(budget, &mut rows);
+    block_rows::<K192>(budget, &mut rows);
+    gcm_rows::<K192>(budget, &mut rows);
+    block_rows::<K256>(budget, &mut rows);
+    gcm_rows::<K256>(budget, &mut rows);
+    rows
+}

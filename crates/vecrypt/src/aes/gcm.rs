@@ -1,0 +1,326 @@
+//! AES-GCM (NIST SP 800-38D): any nonce length, tags of 12 to 16 bytes, the `aead` traits.
+//!
+//! On VAES machines CTR and GHASH run in one pass over the data, sixteen blocks per GHASH
+//! reduction. Decryption checks the tag in constant time and, when it does not match,
+//! restores the ciphertext so that no unauthenticated plaintext is released.
+//!
+//! ```
+//! use vecrypt::aes::Aes128Gcm;
+//!
+//! let gcm = Aes128Gcm::from_key(&[0u8; 16]).unwrap();
+//! let mut data = *b"attack at dawn";
+//! let tag = gcm.encrypt_detached(&[0u8; 12], b"header", &mut data).unwrap();
+//! gcm.decrypt_detached(&[0u8; 12], b"header", &mut data, &tag).unwrap();
+//! assert_eq!(&data, b"attack at dawn");
+//! ```
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use aead::array::ArraySize;
+use aead::consts::{U12, U16};
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
+use cipher::{Key, KeyInit, KeySizeUser};
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::ghash::POWERS;
+use super::{Aes, CounterWidth, K128, K192, K256, KeySize, aesni, ghash, vaes};
+use crate::Error;
+use crate::cpu::Backend;
+
+/// Longest plaintext GCM allows: 2^32 - 2 blocks.
+const MAX_TEXT: u64 = (1 << 36) - 32;
+/// Longest associated data GCM allows (2^64 - 1 bits, rounded down to bytes).
+const MAX_AAD: u64 = (1 << 61) - 1;
+
+/// The GHASH key and its powers for the carry-less kernels. Zeroized on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+struct HashKey {
+    h: [u8; 16],
+    powers: [[u8; 16]; POWERS],
+}
+
+/// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits
+/// (the inherent methods take any nonce length and tags of 12 to 16 bytes).
+pub struct AesGcm<K: KeySize, N = U12, T = U16> {
+    cipher: Aes<K>,
+    hash: HashKey,
+    _sizes: PhantomData<(N, T)>,
+}
+
+/// AES-128-GCM with a 12-byte nonce and a 16-byte tag.
+pub type Aes128Gcm = AesGcm<K128>;
+/// AES-192-GCM with a 12-byte nonce and a 16-byte tag.
+pub type Aes192Gcm = AesGcm<K192>;
+/// AES-256-GCM with a 12-byte nonce and a 16-byte tag.
+pub type Aes256Gcm = AesGcm<K256>;
+
+impl<K: KeySize, N, T> Clone for AesGcm<K, N, T> {
+    fn clone(&self) -> Self {
+        Self {
+            cipher: self.cipher.clone(),
+            hash: self.hash.clone(),
+            _sizes: PhantomData,
+        }
+    }
+}
+
+impl<K: KeySize, N, T> fmt::Debug for AesGcm<K, N, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}-gcm {{ backend: {}, .. }}",
+            K::NAME,
+            self.cipher.backend
+        )
+    }
+}
+
+impl<K: KeySize, N, T> ZeroizeOnDrop for AesGcm<K, N, T> {}
+
+impl<K: KeySize, N, T> AesGcm<K, N, T> {
+    /// Keys AES-GCM on the best backend for this CPU.
+    pub fn from_key(key: &[u8]) -> Result<Self, Error> {
+        Ok(Self::from_cipher(Aes::<K>::from_key(key)?))
+    }
+
+    /// Keys AES-GCM on `backend`, or fails if this CPU cannot run it.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        Ok(Self::from_cipher(Aes::<K>::with_backend(key, backend)?))
+    }
+
+    /// The backend the key runs on.
+    pub fn backend(&self) -> Backend {
+        self.cipher.backend
+    }
+
+    fn from_cipher(cipher: Aes<K>) -> Self {
+        let mut h = [0u8; 16];
+        cipher.ecb_encrypt(&mut h);
+        let powers = aesni::ghash_powers(&h);
+        Self {
+            cipher,
+            hash: HashKey { h, powers },
+            _sizes: PhantomData,
+        }
+    }
+
+    fn ghash(&self, acc: &mut [u8; 16], data: &[u8]) {
+        match self.cipher.backend {
+            Backend::Soft => ghash::update(&self.hash.h, acc, data),
+            _ => aesni::ghash(&self.hash.h, &self.hash.powers, acc, data),
+        }
+    }
+
+    /// GHASH of `data` zero-padded to whole blocks.
+    fn ghash_padded(&self, acc: &mut [u8; 16], data: &[u8]) {
+        let whole = data.len() / 16 * 16;
+        self.ghash(acc, &data[..whole]);
+        if whole < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.ghash(acc, &last);
+            last.zeroize();
+        }
+    }
+
+    fn blocks(&self, decrypt: bool, counter: &[u8; 16], acc: &mut [u8; 16], buf: &mut [u8]) {
+        let (rk, h, p) = (&self.cipher.rk, &self.hash.h, &self.hash.powers);
+        match self.cipher.backend {
+            Backend::Vaes512 => vaes::zmm::gcm_blocks(rk, h, p, decrypt, counter, acc, buf),
+            Backend::Vaes256 => vaes::ymm::gcm_blocks(rk, h, p, decrypt, counter, acc, buf),
+            Backend::AesNi => super::gcm_blocks_with(
+                rk,
+                h,
+                p,
+                decrypt,
+                counter,
+                acc,
+                buf,
+                aesni::ctr_blocks,
+                aesni::ghash,
+            ),
+            _ => super::gcm_blocks_with(
+                rk,
+                h,
+                p,
+                decrypt,
+                counter,
+                acc,
+                buf,
+                super::soft_ctr_blocks,
+                super::soft_ghash,
+            ),
+        }
+    }
+
+    /// The pre-counter block J0 of SP 800-38D, 7.1, for a nonce of any non-zero length.
+    fn pre_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
+        if nonce.is_empty() || nonce.len() as u64 > MAX_AAD {
+            return Err(Error::IvLength {
+                expected: 12,
+                got: nonce.len(),
+            });
+        }
+        let mut j0 = [0u8; 16];
+        if nonce.len() == 12 {
+            j0[..12].copy_from_slice(nonce);
+            j0[15] = 1;
+        } else {
+            self.ghash_padded(&mut j0, nonce);
+            let mut lengths = [0u8; 16];
+            lengths[8..].copy_from_slice(&(8 * nonce.len() as u64).to_be_bytes());
+            self.ghash(&mut j0, &lengths);
+        }
+        Ok(j0)
+    }
+
+    /// Encrypts or decrypts `buf` in place and returns the full 16-byte tag.
+    fn run(&self, decrypt: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let mut acc = [0u8; 16];
+        self.ghash_padded(&mut acc, aad);
+        let mut counter = *j0;
+        super::advance(CounterWidth::Low32, &mut counter, 1);
+        let whole = buf.len() / 16 * 16;
+        let (body, tail) = buf.split_at_mut(whole);
+        self.blocks(decrypt, &counter, &mut acc, body);
+        super::advance(CounterWidth::Low32, &mut counter, (whole / 16) as u128);
+        if !tail.is_empty() {
+            let mut last = [0u8; 16];
+            last[..tail.len()].copy_from_slice(tail);
+            if decrypt {
+                self.ghash(&mut acc, &last);
+            }
+            let mut ks = counter;
+            self.cipher.ecb_encrypt(&mut ks);
+            crate::modes::xor_in_place(tail, &ks);
+            if !decrypt {
+                last = [0u8; 16];
+                last[..tail.len()].copy_from_slice(tail);
+                self.ghash(&mut acc, &last);
+            }
+            ks.zeroize();
+            last.zeroize();
+        }
+        let mut lengths = [0u8; 16];
+        lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
+        lengths[8..].copy_from_slice(&(8 * buf.len() as u64).to_be_bytes());
+        self.ghash(&mut acc, &lengths);
+        let mut mask = *j0;
+        self.cipher.ecb_encrypt(&mut mask);
+        crate::modes::xor_in_place(&mut acc, &mask);
+        acc
+    }
+
+    fn check_lengths(aad: &[u8], text: &[u8]) -> Result<(), Error> {
+        if text.len() as u64 > MAX_TEXT || aad.len() as u64 > MAX_AAD {
+            Err(Error::InvalidLength)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Encrypts `buf` in place and returns the 16-byte tag (truncate it for shorter tags).
+    pub fn encrypt_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        Self::check_lengths(aad, buf)?;
+        let j0 = self.pre_counter(nonce)?;
+        Ok(self.run(false, &j0, aad, buf))
+    }
+
+    /// Checks `tag` (12 to 16 bytes) and decrypts `buf` in place. On a mismatch `buf` is left
+    /// holding the ciphertext and [`Error::AuthenticationFailed`] is returned.
+    pub fn decrypt_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        if !(12..=16).contains(&tag.len()) {
+            return Err(Error::InvalidLength);
+        }
+        Self::check_lengths(aad, buf)?;
+        let j0 = self.pre_counter(nonce)?;
+        let expected = self.run(true, &j0, aad, buf);
+        if bool::from(expected[..tag.len()].ct_eq(tag)) {
+            return Ok(());
+        }
+        // Undo the decryption: apply the same keystream again.
+        let mut counter = j0;
+        super::advance(CounterWidth::Low32, &mut counter, 1);
+        self.cipher.ctr(CounterWidth::Low32, &mut counter, buf);
+        Err(Error::AuthenticationFailed)
+    }
+
+    /// Encrypts `plaintext` and returns the ciphertext followed by the 16-byte tag.
+    pub fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(plaintext.len() + 16);
+        out.extend_from_slice(plaintext);
+        let tag = self.encrypt_detached(nonce, aad, &mut out)?;
+        out.extend_from_slice(&tag);
+        Ok(out)
+    }
+
+    /// Checks and decrypts ciphertext followed by a 16-byte tag.
+    pub fn open(&self, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+        let split = sealed.len().checked_sub(16).ok_or(Error::InvalidLength)?;
+        let mut out = sealed[..split].to_vec();
+        self.decrypt_detached(nonce, aad, &mut out, &sealed[split..])?;
+        Ok(out)
+    }
+}
+
+impl<K: KeySize, N, T> KeySizeUser for AesGcm<K, N, T> {
+    type KeySize = K::Size;
+}
+
+impl<K: KeySize, N, T> KeyInit for AesGcm<K, N, T> {
+    fn new(key: &Key<Self>) -> Self {
+        Self::from_cipher(<Aes<K> as KeyInit>::new(key))
+    }
+}
+
+impl<K: KeySize, N: ArraySize, T: ArraySize> AeadCore for AesGcm<K, N, T> {
+    type NonceSize = N;
+    type TagSize = T;
+    const TAG_POSITION: TagPosition = TagPosition::Postfix;
+}
+
+impl<K: KeySize, N: ArraySize, T: ArraySize> AeadInOut for AesGcm<K, N, T> {
+    fn encrypt_inout_detached(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: InOutBuf<'_, '_, u8>,
+    ) -> aead::Result<Tag<Self>> {
+        if !(12..=16).contains(&T::USIZE) {
+            return Err(aead::Error);
+        }
+        let buf = buffer.into_out_with_copied_in();
+        let full = self
+            .encrypt_detached(nonce, associated_data, buf)
+            .map_err(|_| aead::Error)?;
+        let mut tag = Tag::<Self>::default();
+        tag.copy_from_slice(&full[..T::USIZE]);
+        Ok(tag)
+    }
+
+    fn decrypt_inout_detached(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: InOutBuf<'_, '_, u8>,
+        tag: &Tag<Self>,
+    ) -> aead::Result<()> {
+        let buf = buffer.into_out_with_copied_in();
+        self.decrypt_detached(nonce, associated_data, buf, tag)
+            .map_err(|_| aead::Error)
+    }
+}

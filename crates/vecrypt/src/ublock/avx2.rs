@@ -1,0 +1,267 @@
+//! AVX2 uBlock: the bitsliced kernel of [`super::bitslice`] on 256-bit registers, for
+//! machines without AVX-512.
+//!
+//! A batch is 256 bytes (16 blocks of 128 bits or 8 of 256). Without `VPROLD` and
+//! `VPTERNLOGD`, the 4- and 20-bit word rotations are two shifts and an OR, the 8-bit one is
+//! a `VPSHUFB`, and the S-box takes the two-input formula of [`bitslice::Lanes`].
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
+use super::{RoundKeys, Variant};
+use crate::cpu;
+
+/// Whether this CPU runs the backend.
+pub(super) fn available() -> bool {
+    let f = cpu::features();
+    f.avx2
+}
+
+/// A 256-bit register. Only built inside this file's `#[target_feature]` functions, which
+/// are entered after [`available`]; that is what makes the intrinsics below sound.
+#[derive(Copy, Clone)]
+pub(super) struct Ymm(__m256i);
+
+/// `pshufb` indices that rotate every 32-bit lane left by 8 bits.
+const ROTL8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+
+impl Ymm {
+    #[inline(always)]
+    fn rotl<const L: i32, const R: i32>(self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe {
+            _mm256_or_si256(
+                _mm256_slli_epi32::<L>(self.0),
+                _mm256_srli_epi32::<R>(self.0),
+            )
+        })
+    }
+}
+
+impl Lanes for Ymm {
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    fn splat(v: u32) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_set1_epi32(v as i32) })
+    }
+
+    #[inline(always)]
+    fn broadcast_lane(pattern: &[u8; 16]) -> Self {
+        // SAFETY: reads 16 bytes from a 16-byte array; AVX2 per the type's notes.
+        Ymm(unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(pattern.as_ptr().cast())) })
+    }
+
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_andnot_si256(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn rotl4(self) -> Self {
+        self.rotl::<4, 28>()
+    }
+
+    #[inline(always)]
+    fn rotl8(self) -> Self {
+        self.shuffle_bytes(Self::broadcast_lane(&ROTL8))
+    }
+
+    #[inline(always)]
+    fn rotl20(self) -> Self {
+        self.rotl::<20, 12>()
+    }
+
+    #[inline(always)]
+    fn shl32<const N: u32>(self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_sll_epi32(self.0, _mm_cvtsi32_si128(N as i32)) })
+    }
+
+    #[inline(always)]
+    fn shr32<const N: u32>(self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_srl_epi32(self.0, _mm_cvtsi32_si128(N as i32)) })
+    }
+
+    #[inline(always)]
+    fn shuffle_bytes(self, idx: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Ymm(unsafe { _mm256_shuffle_epi8(self.0, idx.0) })
+    }
+
+    #[inline(always)]
+    fn load_batch<V: Variant>(src: &[u8]) -> State<Self> {
+        let src = &src[..256];
+        let bswap = Self::broadcast_lane(&BSWAP32);
+        let mut z = [bswap; 8];
+        for (r, chunk) in z.iter_mut().zip(src.chunks_exact(32)) {
+            // SAFETY: `chunk` is 32 readable bytes; AVX2 per the type's notes.
+            *r = Ymm(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) }).shuffle_bytes(bswap);
+        }
+        let mut a = [z[0], z[1], z[2], z[3]];
+        let mut b = [z[4], z[5], z[6], z[7]];
+        bitslice::transpose4(&mut a);
+        bitslice::transpose4(&mut b);
+        let mut s = [a; 2];
+        for j in 0..4 {
+            // SAFETY: see the type's notes.
+            unsafe {
+                if V::BLOCK == 16 {
+                    s[0][j] = Ymm(_mm256_unpacklo_epi64(a[j].0, b[j].0));
+                    s[1][j] = Ymm(_mm256_unpackhi_epi64(a[j].0, b[j].0));
+                } else {
+                    s[0][j] = Ymm(_mm256_permute2x128_si256::<0x20>(a[j].0, b[j].0));
+                    s[1][j] = Ymm(_mm256_permute2x128_si256::<0x31>(a[j].0, b[j].0));
+                }
+            }
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn store_batch<V: Variant>(s: &State<Self>, dst: &mut [u8]) {
+        let dst = &mut dst[..256];
+        let mut a = s[0];
+        let mut b = s[1];
+        for j in 0..4 {
+            let (h0, h1) = (s[0][j].0, s[1][j].0);
+            // SAFETY: see the type's notes.
+            unsafe {
+                if V::BLOCK == 16 {
+                    a[j] = Ymm(_mm256_unpacklo_epi64(h0, h1));
+                    b[j] = Ymm(_mm256_unpackhi_epi64(h0, h1));
+                } else {
+                    a[j] = Ymm(_mm256_permute2x128_si256::<0x20>(h0, h1));
+                    b[j] = Ymm(_mm256_permute2x128_si256::<0x31>(h0, h1));
+                }
+            }
+        }
+        bitslice::transpose4(&mut a);
+        bitslice::transpose4(&mut b);
+        let bswap = Self::broadcast_lane(&BSWAP32);
+        let z = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+        for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(32)) {
+            // SAFETY: `chunk` is 32 writable bytes; AVX2 per the type's notes.
+            unsafe { _mm256_storeu_si256(chunk.as_mut_ptr().cast(), r.shuffle_bytes(bswap).0) };
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn ecb_encrypt_avx2<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
+    bitslice::ecb_encrypt::<Ymm, V>(keys, buf);
+}
+
+#[target_feature(enable = "avx2")]
+fn ecb_decrypt_avx2<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
+    bitslice::ecb_decrypt::<Ymm, V>(keys, buf);
+}
+
+#[target_feature(enable = "avx2")]
+fn ctr_avx2<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
+    bitslice::ctr::<Ymm, V>(keys, counter, buf);
+}
+
+#[target_feature(enable = "avx2")]
+fn cbc_decrypt_avx2<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
+    bitslice::cbc_decrypt::<Ymm, V>(keys, iv, buf);
+}
+
+#[target_feature(enable = "avx2")]
+fn cbc_encrypt_streams_avx2<V: Variant>(
+    keys: &[&RoundKeys],
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) {
+    let mut planes = [[[Ymm::splat(0); 4]; 2]; 25];
+    bitslice::slot_keys::<Ymm, V>(keys, &mut planes);
+    bitslice::cbc_encrypt_streams::<Ymm, V>(&planes, ivs, bufs);
+    for p in planes.iter_mut() {
+        *p = [[Ymm::splat(0); 4]; 2];
+    }
+    // The wipe above must not be optimised away: the planes are round keys.
+    core::hint::black_box(&planes);
+}
+
+/// Blocks of one batch, hence the most CBC streams one call interleaves.
+pub(super) fn streams<V: Variant>() -> usize {
+    256 / V::BLOCK
+}
+
+/// ECB encryption; `false` (nothing done) when the CPU lacks AVX2.
+pub(super) fn ecb_encrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { ecb_encrypt_avx2::<V>(keys, buf) };
+    true
+}
+
+/// ECB decryption; `false` (nothing done) when the CPU lacks AVX2.
+pub(super) fn ecb_decrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { ecb_decrypt_avx2::<V>(keys, buf) };
+    true
+}
+
+/// CTR; `false` (nothing done) when the CPU lacks AVX2.
+pub(super) fn ctr<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { ctr_avx2::<V>(keys, counter, buf) };
+    true
+}
+
+/// CBC decryption; `false` (nothing done) when the CPU lacks AVX2.
+pub(super) fn cbc_decrypt<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { cbc_decrypt_avx2::<V>(keys, iv, buf) };
+    true
+}
+
+/// CBC encryption of at most [`streams`] streams side by side; `false` (nothing done) when
+/// the CPU lacks AVX2 or there are too many streams.
+pub(super) fn cbc_encrypt_streams<V: Variant>(
+    keys: &[&RoundKeys],
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) -> bool {
+    let fits = !keys.is_empty() && keys.len() <= streams::<V>();
+    if !fits || !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { cbc_encrypt_streams_avx2::<V>(keys, ivs, bufs) };
+    true
+}

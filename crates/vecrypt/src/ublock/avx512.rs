@@ -1,0 +1,304 @@
+//! AVX-512 uBlock: the bitsliced kernel of [`super::bitslice`] on 512-bit registers.
+//!
+//! A batch is 512 bytes (32 blocks of 128 bits or 16 of 256). The word rotations are `VPROLD`,
+//! every three-input boolean step (S-box terms, the key-folded XORs, the transposition's
+//! masked XOR) is one `VPTERNLOGD`, and PL/PR are one `VPSHUFB` per bit-plane. Per round and
+//! batch that is 10 ternary-logic S-box instructions, 16 rotations, 24 XORs and 8 shuffles.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
+use super::{RoundKeys, Variant};
+use crate::cpu;
+
+/// Truth-table operands of `VPTERNLOGD`: the result for inputs (a, b, c) is bit
+/// `a << 2 | b << 1 | c` of the immediate, so any formula over these three masks gives it.
+const A: u8 = 0xf0;
+const B: u8 = 0xcc;
+const C: u8 = 0xaa;
+
+/// Whether this CPU runs the backend.
+pub(super) fn available() -> bool {
+    let f = cpu::features();
+    f.avx512_bw_vl()
+}
+
+/// A 512-bit register. Only built inside this file's `#[target_feature]` functions, which
+/// are entered after [`available`]; that is what makes the intrinsics below sound.
+#[derive(Copy, Clone)]
+pub(super) struct Zmm(__m512i);
+
+macro_rules! ternary {
+    ($a:expr, $b:expr, $c:expr, $imm:expr) => {
+        // SAFETY: Zmm values exist only inside AVX-512F code entered after `available()`.
+        Zmm(unsafe { _mm512_ternarylogic_epi32::<{ $imm as i32 }>($a.0, $b.0, $c.0) })
+    };
+}
+
+impl Lanes for Zmm {
+    const BYTES: usize = 64;
+
+    #[inline(always)]
+    fn splat(v: u32) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_set1_epi32(v as i32) })
+    }
+
+    #[inline(always)]
+    fn broadcast_lane(pattern: &[u8; 16]) -> Self {
+        // SAFETY: reads 16 bytes from a 16-byte array; AVX-512F per the type's notes.
+        Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(pattern.as_ptr().cast())) })
+    }
+
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_and_si512(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_andnot_si512(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn rotl4(self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_rol_epi32::<4>(self.0) })
+    }
+
+    #[inline(always)]
+    fn rotl8(self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_rol_epi32::<8>(self.0) })
+    }
+
+    #[inline(always)]
+    fn rotl20(self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_rol_epi32::<20>(self.0) })
+    }
+
+    #[inline(always)]
+    fn shl32<const N: u32>(self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_slli_epi32::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    fn shr32<const N: u32>(self) -> Self {
+        // SAFETY: see the type's notes.
+        Zmm(unsafe { _mm512_srli_epi32::<N>(self.0) })
+    }
+
+    #[inline(always)]
+    fn shuffle_bytes(self, idx: Self) -> Self {
+        // SAFETY: AVX-512BW, see the type's notes.
+        Zmm(unsafe { _mm512_shuffle_epi8(self.0, idx.0) })
+    }
+
+    #[inline(always)]
+    fn not(self) -> Self {
+        ternary!(self, self, self, !A)
+    }
+
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        ternary!(self, b, c, A ^ B ^ C)
+    }
+
+    #[inline(always)]
+    fn xor_and(self, b: Self, m: Self) -> Self {
+        ternary!(self, b, m, (A ^ B) & C)
+    }
+
+    #[inline(always)]
+    fn sbox(x: [Self; 4]) -> [Self; 4] {
+        let y3 = ternary!(x[1], x[2], x[3], (A | B) ^ C);
+        let y0 = ternary!(x[0], x[2], x[3], !(A ^ (B & C)));
+        let u = ternary!(x[1], x[2], x[3], A ^ (B & C));
+        let y1 = ternary!(u, x[0], y3, !(A ^ (B & !C)));
+        let y2 = ternary!(x[2], x[1], y0, !(A ^ (B & C)));
+        [y0, y1, y2, y3]
+    }
+
+    #[inline(always)]
+    fn sbox_inv(x: [Self; 4]) -> [Self; 4] {
+        let y1 = ternary!(x[1], x[0], x[3], A ^ (B | C));
+        let y2 = ternary!(x[0], x[1], x[2], !((A & !B) ^ C));
+        let v = ternary!(x[0], x[1], x[2], (A & B) ^ C);
+        let y0 = ternary!(x[3], v, x[0], (!A & B) ^ (A & !C));
+        let y3 = ternary!(x[3], x[2], y1, !(A ^ (B & !C)));
+        [y0, y1, y2, y3]
+    }
+
+    #[inline(always)]
+    fn load_batch<V: Variant>(src: &[u8]) -> State<Self> {
+        let src = &src[..512];
+        let bswap = Self::broadcast_lane(&BSWAP32);
+        let mut z = [bswap; 8];
+        for (r, chunk) in z.iter_mut().zip(src.chunks_exact(64)) {
+            // SAFETY: `chunk` is 64 readable bytes; AVX-512F per the type's notes.
+            *r = Zmm(unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }).shuffle_bytes(bswap);
+        }
+        let mut a = [z[0], z[1], z[2], z[3]];
+        let mut b = [z[4], z[5], z[6], z[7]];
+        bitslice::transpose4(&mut a);
+        bitslice::transpose4(&mut b);
+        let mut s = [a; 2];
+        for j in 0..4 {
+            // SAFETY: see the type's notes.
+            unsafe {
+                if V::BLOCK == 16 {
+                    s[0][j] = Zmm(_mm512_unpacklo_epi64(a[j].0, b[j].0));
+                    s[1][j] = Zmm(_mm512_unpackhi_epi64(a[j].0, b[j].0));
+                } else {
+                    s[0][j] = Zmm(_mm512_shuffle_i64x2::<0x88>(a[j].0, b[j].0));
+                    s[1][j] = Zmm(_mm512_shuffle_i64x2::<0xdd>(a[j].0, b[j].0));
+                }
+            }
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn store_batch<V: Variant>(s: &State<Self>, dst: &mut [u8]) {
+        let dst = &mut dst[..512];
+        let mut a = s[0];
+        let mut b = s[1];
+        for j in 0..4 {
+            let (h0, h1) = (s[0][j].0, s[1][j].0);
+            // SAFETY: see the type's notes.
+            unsafe {
+                if V::BLOCK == 16 {
+                    a[j] = Zmm(_mm512_unpacklo_epi64(h0, h1));
+                    b[j] = Zmm(_mm512_unpackhi_epi64(h0, h1));
+                } else {
+                    let lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+                    let hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+                    a[j] = Zmm(_mm512_permutex2var_epi64(h0, lo, h1));
+                    b[j] = Zmm(_mm512_permutex2var_epi64(h0, hi, h1));
+                }
+            }
+        }
+        bitslice::transpose4(&mut a);
+        bitslice::transpose4(&mut b);
+        let bswap = Self::broadcast_lane(&BSWAP32);
+        let z = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+        for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(64)) {
+            // SAFETY: `chunk` is 64 writable bytes; AVX-512F per the type's notes.
+            unsafe { _mm512_storeu_si512(chunk.as_mut_ptr().cast(), r.shuffle_bytes(bswap).0) };
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn ecb_encrypt_avx512<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
+    bitslice::ecb_encrypt::<Zmm, V>(keys, buf);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn ecb_decrypt_avx512<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
+    bitslice::ecb_decrypt::<Zmm, V>(keys, buf);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn ctr_avx512<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
+    bitslice::ctr::<Zmm, V>(keys, counter, buf);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn cbc_decrypt_avx512<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
+    bitslice::cbc_decrypt::<Zmm, V>(keys, iv, buf);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn cbc_encrypt_streams_avx512<V: Variant>(
+    keys: &[&RoundKeys],
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) {
+    let mut planes = [[[Zmm::splat(0); 4]; 2]; 25];
+    bitslice::slot_keys::<Zmm, V>(keys, &mut planes);
+    bitslice::cbc_encrypt_streams::<Zmm, V>(&planes, ivs, bufs);
+    for p in planes.iter_mut() {
+        *p = [[Zmm::splat(0); 4]; 2];
+    }
+    // The wipe above must not be optimised away: the planes are round keys.
+    core::hint::black_box(&planes);
+}
+
+/// Blocks of one batch, hence the most CBC streams one call interleaves.
+pub(super) fn streams<V: Variant>() -> usize {
+    512 / V::BLOCK
+}
+
+/// ECB encryption; `false` (nothing done) when the CPU lacks AVX-512.
+pub(super) fn ecb_encrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { ecb_encrypt_avx512::<V>(keys, buf) };
+    true
+}
+
+/// ECB decryption; `false` (nothing done) when the CPU lacks AVX-512.
+pub(super) fn ecb_decrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { ecb_decrypt_avx512::<V>(keys, buf) };
+    true
+}
+
+/// CTR; `false` (nothing done) when the CPU lacks AVX-512.
+pub(super) fn ctr<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { ctr_avx512::<V>(keys, counter, buf) };
+    true
+}
+
+/// CBC decryption; `false` (nothing done) when the CPU lacks AVX-512.
+pub(super) fn cbc_decrypt<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) -> bool {
+    if !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { cbc_decrypt_avx512::<V>(keys, iv, buf) };
+    true
+}
+
+/// CBC encryption of at most [`streams`] streams side by side; `false` (nothing done) when
+/// the CPU lacks AVX-512 or there are too many streams.
+pub(super) fn cbc_encrypt_streams<V: Variant>(
+    keys: &[&RoundKeys],
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) -> bool {
+    let fits = !keys.is_empty() && keys.len() <= streams::<V>();
+    if !fits || !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { cbc_encrypt_streams_avx512::<V>(keys, ivs, bufs) };
+    true
+}

@@ -1,0 +1,514 @@
+//! SSSE3 uBlock in the design document's one-nibble-per-byte ("PX", pshufb-xor) layout, and
+//! the key schedule in the same layout.
+//!
+//! A 64-bit half of the state is one register of 16 nibbles, one per byte (a 128-bit half
+//! is two registers). The S-box is one `pshufb` into the S-box table, `<<<32 4k` is one
+//! `pshufb` that rotates each 8-nibble word by `k` places, and PL/PR are nibble gathers.
+//!
+//! This is the backend the speed table calls the baseline. It also serves the wide backends
+//! where latency matters more than throughput: single blocks, and CBC encryption of one
+//! stream, which is a chain. Its length per round (128-bit block, one-cycle `pshufb`/`pxor`):
+//! S-box 1, `X1 ^= X0` 1, four rotate-and-XOR steps 2 each, `X0 ^= X1` 1, PL 1: **12 cycles
+//! per round**, so 16 x 12 + 1 = **193 cycles per block** for uBlock-128/128 (12.1 cycles
+//! per byte) and 24 x 12 + 1 = 289 for uBlock-128/256. uBlock-256/256 gathers across two
+//! registers (`pshufb`, `pshufb`, `por`), 13 cycles per round, 313 cycles per 32-byte block.
+//! Round keys are folded as in [`super::bitslice`], so no key XOR sits on the chain.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::consts::{RC, SBOX, SBOX_INV};
+use super::{RoundKeys, Variant};
+use crate::cpu;
+
+/// Whether this CPU runs the backend.
+pub(super) fn available() -> bool {
+    cpu::features().ssse3
+}
+
+/// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
+type Half = [__m128i; 2];
+
+/// Registers per half.
+const fn regs<V: Variant>() -> usize {
+    V::BLOCK / 16
+}
+
+// Every helper below is only reached from this file's `#[target_feature]` functions, which
+// are entered after `available()` (or the AVX2 check); that is what makes the intrinsics in
+// them sound.
+
+#[inline(always)]
+fn load16(b: &[u8; 16]) -> __m128i {
+    // SAFETY: reads 16 bytes from a 16-byte array; SSE2 is baseline on x86-64.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn load(b: &[u8]) -> __m128i {
+    let b: &[u8; 16] = b[..16].try_into().unwrap_or(&[0; 16]);
+    load16(b)
+}
+
+#[inline(always)]
+fn store(v: __m128i, out: &mut [u8]) {
+    let mut b = [0u8; 16];
+    // SAFETY: writes 16 bytes into a 16-byte array.
+    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) };
+    out[..16].copy_from_slice(&b);
+}
+
+#[inline(always)]
+fn xor(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: SSE2, see the note above.
+    unsafe { _mm_xor_si128(a, b) }
+}
+
+#[inline(always)]
+fn or(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: SSE2, see the note above.
+    unsafe { _mm_or_si128(a, b) }
+}
+
+#[inline(always)]
+fn shuffle(table: __m128i, idx: __m128i) -> __m128i {
+    // SAFETY: SSSE3, see the note above.
+    unsafe { _mm_shuffle_epi8(table, idx) }
+}
+
+#[inline(always)]
+fn zero() -> __m128i {
+    // SAFETY: SSE2, see the note above.
+    unsafe { _mm_setzero_si128() }
+}
+
+/// 16 bytes to 32 nibbles, one per byte: (nibbles of bytes 0..8, nibbles of bytes 8..16).
+#[inline(always)]
+fn expand(v: __m128i) -> (__m128i, __m128i) {
+    // SAFETY: SSE2, see the note above.
+    unsafe {
+        let m = _mm_set1_epi8(0x0f);
+        let hi = _mm_and_si128(_mm_srli_epi16::<4>(v), m);
+        let lo = _mm_and_si128(v, m);
+        (_mm_unpacklo_epi8(hi, lo), _mm_unpackhi_epi8(hi, lo))
+    }
+}
+
+/// The inverse of [`expand`].
+#[inline(always)]
+fn compact(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: SSSE3, see the note above.
+    unsafe {
+        let w = _mm_set1_epi16(0x0110);
+        _mm_packus_epi16(_mm_maddubs_epi16(a, w), _mm_maddubs_epi16(b, w))
+    }
+}
+
+/// Nibble gathers `out[q] = in[src]` over halves of `2 * p.len()` nibbles, split into
+/// per-register `pshufb` tables `[out register][in register]` (0x80 clears a byte).
+const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
+    let mut t = [[[0x80u8; 16]; 2]; 2];
+    let mut q = 0;
+    while q < 2 * p.len() {
+        let src = 2 * p[q / 2] + q % 2;
+        t[q / 16][src / 16][q % 16] = (src % 16) as u8;
+        q += 1;
+    }
+    t
+}
+
+/// `pshufb` indices that rotate every 8-nibble word left by `r` nibbles.
+const fn rotation(r: usize) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut q = 0;
+    while q < 16 {
+        t[q] = (q / 8 * 8 + (q % 8 + r) % 8) as u8;
+        q += 1;
+    }
+    t
+}
+
+const fn table16(t: [u8; 16]) -> [u8; 16] {
+    t
+}
+
+/// Multiplication by 2 in GF(2^4) mod x^4 + x + 1, for the key schedule.
+const TIMES_TWO: [u8; 16] = [0, 2, 4, 6, 8, 10, 12, 14, 3, 1, 7, 5, 11, 9, 15, 13];
+
+/// RC_i as nibbles 0..8 of a register (the leftmost 32 bits of K0), zero elsewhere.
+const fn rc_nibbles() -> [[u8; 16]; 24] {
+    let mut t = [[0u8; 16]; 24];
+    let mut i = 0;
+    while i < 24 {
+        let mut j = 0;
+        while j < 8 {
+            t[i][j] = ((RC[i] >> (28 - 4 * j)) & 15) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The constant registers of the round function.
+struct Tables {
+    sbox: __m128i,
+    sbox_inv: __m128i,
+    rot4: __m128i,
+    rot8: __m128i,
+    rot20: __m128i,
+}
+
+impl Tables {
+    #[inline(always)]
+    fn new() -> Self {
+        Tables {
+            sbox: load16(&const { table16(SBOX) }),
+            sbox_inv: load16(&const { table16(SBOX_INV) }),
+            rot4: load16(&const { rotation(1) }),
+            rot8: load16(&const { rotation(2) }),
+            rot20: load16(&const { rotation(5) }),
+        }
+    }
+}
+
+#[inline(always)]
+fn gather<V: Variant>(x: &Half, t: &[[[u8; 16]; 2]; 2]) -> Half {
+    if regs::<V>() == 1 {
+        [shuffle(x[0], load16(&t[0][0])), zero()]
+    } else {
+        [
+            or(
+                shuffle(x[0], load16(&t[0][0])),
+                shuffle(x[1], load16(&t[0][1])),
+            ),
+            or(
+                shuffle(x[0], load16(&t[1][0])),
+                shuffle(x[1], load16(&t[1][1])),
+            ),
+        ]
+    }
+}
+
+#[inline(always)]
+fn map<V: Variant>(x: &Half, f: impl Fn(__m128i) -> __m128i) -> Half {
+    if regs::<V>() == 1 {
+        [f(x[0]), x[1]]
+    } else {
+        [f(x[0]), f(x[1])]
+    }
+}
+
+#[inline(always)]
+fn zip<V: Variant>(x: &Half, y: &Half, f: impl Fn(__m128i, __m128i) -> __m128i) -> Half {
+    if regs::<V>() == 1 {
+        [f(x[0], y[0]), x[1]]
+    } else {
+        [f(x[0], y[0]), f(x[1], y[1])]
+    }
+}
+
+/// One block's bytes as two halves of nibbles.
+#[inline(always)]
+fn load_block<V: Variant>(b: &[u8]) -> (Half, Half) {
+    if regs::<V>() == 1 {
+        let (l, r) = expand(load(b));
+        ([l, zero()], [r, zero()])
+    } else {
+        let (l0, l1) = expand(load(&b[..16]));
+        let (r0, r1) = expand(load(&b[16..32]));
+        ([l0, l1], [r0, r1])
+    }
+}
+
+#[inline(always)]
+fn store_block<V: Variant>(x0: &Half, x1: &Half, out: &mut [u8]) {
+    if regs::<V>() == 1 {
+        store(compact(x0[0], x1[0]), out);
+    } else {
+        store(compact(x0[0], x0[1]), &mut out[..16]);
+        store(compact(x1[0], x1[1]), &mut out[16..32]);
+    }
+}
+
+/// Folded round keys in nibble form: `[round] = (left, right)`; round 0 is `RK_0`, round
+/// `i >= 1` is `(A_i, B_i)` as in [`super::bitslice`].
+struct NibbleKeys([(Half, Half); 25]);
+
+impl NibbleKeys {
+    #[inline(always)]
+    fn new<V: Variant>(rk: &RoundKeys) -> Self {
+        let pl_inv = const { gather_tables(V::PL_INV) };
+        let pr_inv = const { gather_tables(V::PR_INV) };
+        let mut k = NibbleKeys([([zero(); 2], [zero(); 2]); 25]);
+        k.0[0] = load_block::<V>(&rk.0[0]);
+        for i in 1..=V::ROUNDS {
+            let (l, r) = load_block::<V>(&rk.0[i]);
+            let b = gather::<V>(&r, &pr_inv);
+            let a = zip::<V>(&gather::<V>(&l, &pl_inv), &b, xor);
+            k.0[i] = (a, b);
+        }
+        k
+    }
+}
+
+impl Drop for NibbleKeys {
+    fn drop(&mut self) {
+        for round in self.0.iter_mut() {
+            *round = ([zero(); 2], [zero(); 2]);
+        }
+        core::hint::black_box(&self.0);
+    }
+}
+
+/// Encrypts one block held as nibbles, `x` already XORed with `RK_0`.
+#[inline(always)]
+fn encrypt_rounds<V: Variant>(t: &Tables, k: &NibbleKeys, x: (Half, Half)) -> (Half, Half) {
+    let pl = const { gather_tables(V::PL) };
+    let pr = const { gather_tables(V::PR) };
+    let (mut x0, mut x1) = x;
+    for (ka, kb) in &k.0[1..=V::ROUNDS] {
+        let a = map::<V>(&x0, |v| shuffle(t.sbox, v));
+        let b = map::<V>(&x1, |v| shuffle(t.sbox, v));
+        let b = zip::<V>(&b, &a, xor);
+        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
+        let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot8)), xor);
+        let b = zip::<V>(
+            &zip::<V>(&b, kb, xor),
+            &map::<V>(&a, |v| shuffle(v, t.rot20)),
+            xor,
+        );
+        let a = zip::<V>(&zip::<V>(&a, ka, xor), &b, xor);
+        x0 = gather::<V>(&a, &pl);
+        x1 = gather::<V>(&b, &pr);
+    }
+    (x0, x1)
+}
+
+/// Decrypts one block held as nibbles, up to (not including) the final XOR with `RK_0`.
+#[inline(always)]
+fn decrypt_rounds<V: Variant>(t: &Tables, k: &NibbleKeys, x: (Half, Half)) -> (Half, Half) {
+    let pl_inv = const { gather_tables(V::PL_INV) };
+    let pr_inv = const { gather_tables(V::PR_INV) };
+    let (mut x0, mut x1) = x;
+    for (ka, kb) in k.0[1..=V::ROUNDS].iter().rev() {
+        let p0 = gather::<V>(&x0, &pl_inv);
+        let p1 = gather::<V>(&x1, &pr_inv);
+        let a = zip::<V>(&zip::<V>(&p0, ka, xor), &p1, xor);
+        let b = zip::<V>(
+            &zip::<V>(&p1, kb, xor),
+            &map::<V>(&a, |v| shuffle(v, t.rot20)),
+            xor,
+        );
+        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot8)), xor);
+        let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
+        let b = zip::<V>(&b, &a, xor);
+        x0 = map::<V>(&a, |v| shuffle(t.sbox_inv, v));
+        x1 = map::<V>(&b, |v| shuffle(t.sbox_inv, v));
+    }
+    (x0, x1)
+}
+
+#[inline(always)]
+fn xor_block<V: Variant>(x: &(Half, Half), k: &(Half, Half)) -> (Half, Half) {
+    (zip::<V>(&x.0, &k.0, xor), zip::<V>(&x.1, &k.1, xor))
+}
+
+#[inline(always)]
+fn ecb_encrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+    let t = Tables::new();
+    let k = NibbleKeys::new::<V>(rk);
+    for block in buf.chunks_exact_mut(V::BLOCK) {
+        let x = xor_block::<V>(&load_block::<V>(block), &k.0[0]);
+        let (x0, x1) = encrypt_rounds::<V>(&t, &k, x);
+        store_block::<V>(&x0, &x1, block);
+    }
+}
+
+#[inline(always)]
+fn ecb_decrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+    let t = Tables::new();
+    let k = NibbleKeys::new::<V>(rk);
+    for block in buf.chunks_exact_mut(V::BLOCK) {
+        let x = decrypt_rounds::<V>(&t, &k, load_block::<V>(block));
+        let (x0, x1) = xor_block::<V>(&x, &k.0[0]);
+        store_block::<V>(&x0, &x1, block);
+    }
+}
+
+/// CBC encryption with the chain kept in nibble form: per block the only work on the chain
+/// is one XOR and the rounds.
+#[inline(always)]
+fn cbc_encrypt_px<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
+    let t = Tables::new();
+    let k = NibbleKeys::new::<V>(rk);
+    let mut chain = load_block::<V>(iv);
+    for block in buf.chunks_exact_mut(V::BLOCK) {
+        let p = xor_block::<V>(&load_block::<V>(block), &k.0[0]);
+        chain = encrypt_rounds::<V>(&t, &k, xor_block::<V>(&p, &chain));
+        store_block::<V>(&chain.0, &chain.1, block);
+    }
+    store_block::<V>(&chain.0, &chain.1, iv);
+}
+
+/// The key schedule on registers of nibbles: `K0||K1` and `K2||K3` for 128-bit keys,
+/// `K0`..`K3` one register each for 256-bit keys.
+#[inline(always)]
+fn expand_key_px<V: Variant>(key: &[u8]) -> RoundKeys {
+    let sbox = load16(&const { table16(SBOX) });
+    let times_two = load16(&TIMES_TWO);
+    let rc = const { rc_nibbles() };
+    let mut rk = RoundKeys([[0u8; 32]; 25]);
+    rk.0[0][..V::BLOCK].copy_from_slice(&key[..V::BLOCK]);
+    if V::KEY == 16 {
+        let pk = load16(&const { pk_table(&super::consts::PK1, 0) });
+        let (mut k01, mut k23) = expand(load(key));
+        for (i, row) in rk.0[1..=V::ROUNDS].iter_mut().enumerate() {
+            k01 = shuffle(k01, pk);
+            let s = shuffle(sbox, xor(k01, load16(&rc[i])));
+            let t = shuffle(times_two, k01);
+            // SAFETY: SSE2, see the note above.
+            let (mixed, k10) = unsafe {
+                (
+                    _mm_unpacklo_epi64(s, _mm_unpackhi_epi64(t, t)),
+                    _mm_shuffle_epi32::<0x4e>(k01),
+                )
+            };
+            k01 = xor(k23, mixed);
+            k23 = k10;
+            store(compact(k01, k23), &mut row[..16]);
+        }
+    } else {
+        let pk = load16(&const { pk_table(V::PK, 0) });
+        let (mut k0, mut k1) = expand(load(&key[..16]));
+        let (mut k2, mut k3) = expand(load(&key[16..32]));
+        for (i, row) in rk.0[1..=V::ROUNDS].iter_mut().enumerate() {
+            k0 = shuffle(k0, pk);
+            // SAFETY: SSE2, see the note above.
+            k1 = unsafe { _mm_shuffle_epi32::<0x4e>(k1) };
+            let n2 = xor(k2, shuffle(sbox, xor(k0, load16(&rc[i]))));
+            let n3 = xor(k3, shuffle(times_two, k1));
+            (k0, k1, k2, k3) = (n2, n3, k1, k0);
+            store(compact(k0, k1), &mut row[..16]);
+            if V::BLOCK == 32 {
+                store(compact(k2, k3), &mut row[16..32]);
+            }
+        }
+    }
+    rk
+}
+
+/// The first 16 entries of a key-schedule nibble gather, starting at `from`, as `pshufb`
+/// indices.
+const fn pk_table(pk: &[usize], from: usize) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut q = 0;
+    while q < 16 {
+        t[q] = (pk[from + q] - from) as u8;
+        q += 1;
+    }
+    t
+}
+
+macro_rules! entry_points {
+    ($feature:literal, $ecb_enc:ident, $ecb_dec:ident, $cbc_enc:ident, $key:ident) => {
+        #[target_feature(enable = $feature)]
+        fn $ecb_enc<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+            ecb_encrypt_px::<V>(rk, buf);
+        }
+
+        #[target_feature(enable = $feature)]
+        fn $ecb_dec<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+            ecb_decrypt_px::<V>(rk, buf);
+        }
+
+        #[target_feature(enable = $feature)]
+        fn $cbc_enc<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
+            cbc_encrypt_px::<V>(rk, iv, buf);
+        }
+
+        #[target_feature(enable = $feature)]
+        fn $key<V: Variant>(key: &[u8]) -> RoundKeys {
+            expand_key_px::<V>(key)
+        }
+    };
+}
+
+entry_points!(
+    "ssse3",
+    ecb_encrypt_ssse3,
+    ecb_decrypt_ssse3,
+    cbc_encrypt_ssse3,
+    key_ssse3
+);
+// The same code with VEX encodings, for the AVX2 and AVX-512 backends.
+entry_points!(
+    "avx2",
+    ecb_encrypt_avx2,
+    ecb_decrypt_avx2,
+    cbc_encrypt_avx2,
+    key_avx2
+);
+
+/// ECB encryption one block at a time (VEX-encoded when `vex` and AVX2 allow); `false`
+/// (nothing done) without SSSE3.
+pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
+    if vex && cpu::features().avx2 {
+        // SAFETY: AVX2 was just checked.
+        unsafe { ecb_encrypt_avx2::<V>(rk, buf) };
+    } else if available() {
+        // SAFETY: SSSE3 was just checked.
+        unsafe { ecb_encrypt_ssse3::<V>(rk, buf) };
+    } else {
+        return false;
+    }
+    true
+}
+
+/// ECB decryption one block at a time; `false` (nothing done) without SSSE3.
+pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
+    if vex && cpu::features().avx2 {
+        // SAFETY: AVX2 was just checked.
+        unsafe { ecb_decrypt_avx2::<V>(rk, buf) };
+    } else if available() {
+        // SAFETY: SSSE3 was just checked.
+        unsafe { ecb_decrypt_ssse3::<V>(rk, buf) };
+    } else {
+        return false;
+    }
+    true
+}
+
+/// CBC encryption of one stream; `false` (nothing done) without SSSE3.
+pub(super) fn cbc_encrypt<V: Variant>(
+    rk: &RoundKeys,
+    iv: &mut [u8],
+    buf: &mut [u8],
+    vex: bool,
+) -> bool {
+    if vex && cpu::features().avx2 {
+        // SAFETY: AVX2 was just checked.
+        unsafe { cbc_encrypt_avx2::<V>(rk, iv, buf) };
+    } else if available() {
+        // SAFETY: SSSE3 was just checked.
+        unsafe { cbc_encrypt_ssse3::<V>(rk, iv, buf) };
+    } else {
+        return false;
+    }
+    true
+}
+
+/// The key schedule; `None` without SSSE3.
+pub(super) fn expand_key<V: Variant>(key: &[u8]) -> Option<RoundKeys> {
+    if cpu::features().avx2 {
+        // SAFETY: AVX2 was just checked.
+        Some(unsafe { key_avx2::<V>(key) })
+    } else if available() {
+        // SAFETY: SSSE3 was just checked.
+        Some(unsafe { key_ssse3::<V>(key) })
+    } else {
+        None
+    }
+}

@@ -1,0 +1,206 @@
+//! Every uBlock backend this CPU runs against the portable one: random keys, IVs and
+//! lengths (empty, one block, odd tails, several KiB), both directions, ECB/CBC/CTR, one key
+//! and several keys, all three variants.
+
+use vecrypt::Backend;
+use vecrypt::modes::{BlockKernel, BlockModes, MultiKey};
+use vecrypt::ublock::{Ublock, V128_128, V128_256, V256_256, Variant};
+
+/// A small deterministic generator (xorshift64*), enough for test inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Byte lengths for CTR: empty, around one block, odd tails, around batch sizes, several KiB.
+fn ctr_lengths(block: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut v = vec![0, 1, block - 1, block, block + 1, 3 * block + 5];
+    for batch in [128, 256, 512] {
+        v.extend([batch - 1, batch, batch + 1, 2 * batch + 7]);
+    }
+    v.extend([4096, 5000 + rng.below(3000)]);
+    for _ in 0..6 {
+        v.push(rng.below(9000));
+    }
+    v
+}
+
+/// Whole-block lengths for ECB and CBC.
+fn block_counts(rng: &mut Rng) -> Vec<usize> {
+    let mut v = vec![
+        0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200,
+    ];
+    for _ in 0..4 {
+        v.push(rng.below(300));
+    }
+    v
+}
+
+fn soft<V: Variant>(key: &[u8]) -> Ublock<V> {
+    Ublock::<V>::with_backend(key, Backend::Soft).unwrap()
+}
+
+fn single_key<V: Variant>(seed: u64) {
+    let mut rng = Rng(seed);
+    for backend in Ublock::<V>::backends() {
+        for _ in 0..3 {
+            let key = rng.bytes(V::KEY);
+            let iv = rng.bytes(V::BLOCK);
+            let reference = soft::<V>(&key);
+            let c = Ublock::<V>::with_backend(&key, backend).unwrap();
+            assert_eq!(c.backend(), backend);
+            for blocks in block_counts(&mut rng) {
+                let pt = rng.bytes(blocks * V::BLOCK);
+                let what = format!("{} {backend} {blocks} blocks", V::NAME);
+
+                let mut want = pt.clone();
+                reference.encrypt_ecb(&mut want).unwrap();
+                let mut got = pt.clone();
+                c.encrypt_ecb(&mut got).unwrap();
+                assert_eq!(got, want, "ECB encrypt {what}");
+                c.decrypt_ecb(&mut got).unwrap();
+                assert_eq!(got, pt, "ECB decrypt {what}");
+
+                let mut want = pt.clone();
+                reference.encrypt_cbc(&iv, &mut want).unwrap();
+                let mut got = pt.clone();
+                c.encrypt_cbc(&iv, &mut got).unwrap();
+                assert_eq!(got, want, "CBC encrypt {what}");
+                c.decrypt_cbc(&iv, &mut got).unwrap();
+                assert_eq!(got, pt, "CBC decrypt {what}");
+            }
+            for len in ctr_lengths(V::BLOCK, &mut rng) {
+                let pt = rng.bytes(len);
+                let what = format!("{} {backend} {len} bytes", V::NAME);
+                let mut want = pt.clone();
+                reference.apply_ctr(&iv, &mut want).unwrap();
+                let mut got = pt.clone();
+                c.apply_ctr(&iv, &mut got).unwrap();
+                assert_eq!(got, want, "CTR {what}");
+                c.apply_ctr(&iv, &mut got).unwrap();
+                assert_eq!(got, pt, "CTR back {what}");
+            }
+        }
+    }
+}
+
+/// A counter that wraps inside a call must carry over the whole block, as the portable
+/// code does.
+fn ctr_wraps<V: Variant>() {
+    let key = [0x42u8; 32];
+    let mut iv = vec![0xffu8; V::BLOCK];
+    iv[0] = 0x7f;
+    let reference = soft::<V>(&key[..V::KEY]);
+    for backend in Ublock::<V>::backends() {
+        let c = Ublock::<V>::with_backend(&key[..V::KEY], backend).unwrap();
+        for ivs in [vec![0xffu8; V::BLOCK], iv.clone()] {
+            let mut want = vec![0u8; 40 * V::BLOCK + 3];
+            reference.apply_ctr(&ivs, &mut want).unwrap();
+            let mut got = vec![0u8; 40 * V::BLOCK + 3];
+            c.apply_ctr(&ivs, &mut got).unwrap();
+            assert_eq!(got, want, "{} {backend} CTR wrap", V::NAME);
+        }
+    }
+}
+
+fn multi_key<V: Variant>(seed: u64) {
+    let mut rng = Rng(seed);
+    for backend in Ublock::<V>::backends() {
+        for streams in [1, 2, 3, 4, 8, 15, 16, 17, 32, 33, 40] {
+            let keys: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(V::KEY)).collect();
+            let ivs: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(V::BLOCK)).collect();
+            let pts: Vec<Vec<u8>> = (0..streams)
+                .map(|_| {
+                    let blocks = rng.below(40);
+                    rng.bytes(blocks * V::BLOCK)
+                })
+                .collect();
+            let multi =
+                MultiKey::from_keys(&keys, |k| Ublock::<V>::with_backend(k, backend)).unwrap();
+            let iv_refs: Vec<&[u8]> = ivs.iter().map(|v| v.as_slice()).collect();
+            let what = format!("{} {backend} {streams} streams", V::NAME);
+
+            let mut got = pts.clone();
+            let mut refs: Vec<&mut [u8]> = got.iter_mut().map(|v| v.as_mut_slice()).collect();
+            multi.encrypt_cbc(&iv_refs, &mut refs).unwrap();
+            for i in 0..streams {
+                let mut want = pts[i].clone();
+                soft::<V>(&keys[i]).encrypt_cbc(&ivs[i], &mut want).unwrap();
+                assert_eq!(got[i], want, "multi CBC encrypt {what} stream {i}");
+            }
+            let mut refs: Vec<&mut [u8]> = got.iter_mut().map(|v| v.as_mut_slice()).collect();
+            multi.decrypt_cbc(&iv_refs, &mut refs).unwrap();
+            assert_eq!(got, pts, "multi CBC decrypt {what}");
+
+            let mut got = pts.clone();
+            let mut refs: Vec<&mut [u8]> = got.iter_mut().map(|v| v.as_mut_slice()).collect();
+            multi.encrypt_ecb(&mut refs).unwrap();
+            for i in 0..streams {
+                let mut want = pts[i].clone();
+                soft::<V>(&keys[i]).encrypt_ecb(&mut want).unwrap();
+                assert_eq!(got[i], want, "multi ECB encrypt {what} stream {i}");
+            }
+            let mut refs: Vec<&mut [u8]> = got.iter_mut().map(|v| v.as_mut_slice()).collect();
+            multi.decrypt_ecb(&mut refs).unwrap();
+            assert_eq!(got, pts, "multi ECB decrypt {what}");
+        }
+    }
+}
+
+#[test]
+fn backends_match_soft_128_128() {
+    single_key::<V128_128>(1);
+}
+
+#[test]
+fn backends_match_soft_128_256() {
+    single_key::<V128_256>(2);
+}
+
+#[test]
+fn backends_match_soft_256_256() {
+    single_key::<V256_256>(3);
+}
+
+#[test]
+fn ctr_counter_wraps() {
+    ctr_wraps::<V128_128>();
+    ctr_wraps::<V128_256>();
+    ctr_wraps::<V256_256>();
+}
+
+#[test]
+fn multi_key_matches_soft_128_128() {
+    multi_key::<V128_128>(4);
+}
+
+#[test]
+fn multi_key_matches_soft_128_256() {
+    multi_key::<V128_256>(5);
+}
+
+#[test]
+fn multi_key_matches_soft_256_256() {
+    multi_key::<V256_256>(6);
+}
+
+#[test]
+fn several_backends_on_this_cpu() {
+    let b = Ublock::<V128_128>::backends();
+    assert!(b.contains(&Backend::Soft));
+    assert_eq!(b.last(), Some(&Backend::Soft));
+}
