@@ -4,6 +4,8 @@
 
 mod cipher_cmd;
 mod info;
+mod kat;
+mod kem_cmd;
 mod output;
 mod speed;
 
@@ -30,6 +32,10 @@ enum Command {
     Speed(speed::Args),
     /// Show the CPU features found and the backend each algorithm uses.
     Info,
+    /// Aigis-enc key generation, encapsulation and decapsulation over files.
+    Kem(kem_cmd::Args),
+    /// Print the NIST-style known-answer file of an Aigis-enc set.
+    Kat(kat::Args),
 }
 
 /// A failure, already worded for the user.
@@ -54,6 +60,8 @@ fn main() -> ExitCode {
         Command::Cipher(args) => cipher_cmd::run(&args),
         Command::Speed(args) => speed::run(&args),
         Command::Info => info::run(),
+        Command::Kem(args) => kem_cmd::run(&args),
+        Command::Kat(args) => kat::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
