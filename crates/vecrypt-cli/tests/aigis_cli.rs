@@ -46,8 +46,8 @@ fn kem_over_files_reproduces_a_designers_vector() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
     for extra in [&[][..], &["--compact"][..]] {
-        let mut args = vec!["kem", "aigis-enc-2", "keygen", "--pk", &p("pk")];
-        let (sk, ct) = (p("sk"), p("ct"));
+        let (pk, sk, ct) = (p("pk"), p("sk"), p("ct"));
+        let mut args = vec!["kem", "aigis-enc-2", "keygen", "--pk", &pk];
         let kc = vector0("keypair coins");
         args.extend(["--sk", &sk, "--coins", &kc]);
         args.extend(extra);
@@ -61,9 +61,7 @@ fn kem_over_files_reproduces_a_designers_vector() {
             vector0("sk")
         );
         let ec = vector0("kem_enc coins");
-        let mut args = vec!["kem", "2", "encaps", "--pk", &p("pk")];
-        let pk_path = p("pk");
-        let _ = &pk_path;
+        let mut args = vec!["kem", "2", "encaps", "--pk", &pk];
         args.extend(["--ct", &ct, "--coins", &ec]);
         args.extend(extra);
         let ss = ok(&args);
