@@ -6,6 +6,8 @@ mod aes_cmd;
 mod cipher_cmd;
 mod gost;
 mod info;
+mod kat;
+mod kem_cmd;
 mod output;
 mod speed;
 mod speedup;
@@ -39,6 +41,10 @@ enum Command {
     Speedup(speedup::Args),
     /// AES-GCM, CMAC, CFB, OFB, 32-bit-counter CTR and XTS (the key length picks the AES).
     Aes(aes_cmd::Args),
+    /// Aigis-enc key generation, encapsulation and decapsulation over files.
+    Kem(kem_cmd::Args),
+    /// Print the NIST-style known-answer file of an Aigis-enc set.
+    Kat(kat::Args),
 }
 
 /// A failure, already worded for the user.
@@ -66,6 +72,8 @@ fn main() -> ExitCode {
         Command::Info => info::run(),
         Command::Speedup(args) => speedup::run(&args),
         Command::Aes(args) => aes_cmd::run(&args),
+        Command::Kem(args) => kem_cmd::run(&args),
+        Command::Kat(args) => kat::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

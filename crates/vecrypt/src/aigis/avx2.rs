@@ -14,7 +14,6 @@ use core::arch::x86_64::*;
 use super::arith::{Arith, Matrix};
 use super::cbd::{cbd, noise_bytes};
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
-use super::kem;
 use super::ntt::{INV_N_MONT, ZETAS};
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
@@ -22,6 +21,7 @@ use super::reduce::{QINV, R2_MOD_Q};
 use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact, parse_fast};
 use super::soft::Soft;
 use super::x86_keccak::ShakeLanes;
+use super::{compact, kem};
 use crate::cpu;
 
 /// Per-lane twiddles of the in-register layers: `LANE_ZETAS[l][v]` is register v of layer
@@ -512,6 +512,58 @@ fn encapsulate_tf<P: Params>(
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
     kem::decapsulate::<P, Avx2>(mode, sk, ct)
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn compact_keypair_tf<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
+    compact::keypair::<P, Avx2>(mode, coins, pk, sk)
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn compact_encapsulate_tf<P: Params>(
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> [u8; 32] {
+    compact::encapsulate::<P, Avx2>(mode, pk, coins, ct)
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn compact_decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+    compact::decapsulate::<P, Avx2>(mode, sk, ct)
+}
+
+/// Compact key generation on AVX2; `false` if the CPU cannot run it.
+pub fn compact_keypair<P: Params>(
+    mode: HashMode,
+    coins: &[u8; 64],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> bool {
+    if !runs() {
+        return false;
+    }
+    // SAFETY: AVX2 was checked just above.
+    unsafe { compact_keypair_tf::<P>(mode, coins, pk, sk) };
+    true
+}
+
+/// Compact encapsulation on AVX2; `None` if the CPU cannot run it.
+pub fn compact_encapsulate<P: Params>(
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> Option<[u8; 32]> {
+    // SAFETY: AVX2 is checked first.
+    runs().then(|| unsafe { compact_encapsulate_tf::<P>(mode, pk, coins, ct) })
+}
+
+/// Compact decapsulation on AVX2; `None` if the CPU cannot run it.
+pub fn compact_decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
+    // SAFETY: AVX2 is checked first.
+    runs().then(|| unsafe { compact_decapsulate_tf::<P>(mode, sk, ct) })
 }
 
 /// Key generation on AVX2; `false` if the CPU cannot run it.

@@ -15,12 +15,19 @@ pub const fn noise_bytes(eta: usize) -> usize {
 /// Fills `p` from `buf` (at least `noise_bytes(eta)` long).
 #[inline(always)]
 pub fn cbd(p: &mut Poly, buf: &[u8], eta: usize) {
+    cbd_into(&mut p.0, buf, eta);
+}
+
+/// Fills `c` (a multiple of 32 coefficients) from the next `c.len() * eta / 4` bytes of
+/// `buf`; lets the compact variant sample a polynomial in pieces.
+#[inline(always)]
+pub fn cbd_into(c: &mut [i16], buf: &[u8], eta: usize) {
     match eta {
-        1 => cbd1(p, buf),
-        2 => cbd2(p, buf),
-        3 => cbd3(p, buf),
-        4 => cbd4(p, buf),
-        _ => cbd8(p, buf),
+        1 => cbd1(c, buf),
+        2 => cbd2(c, buf),
+        3 => cbd3(c, buf),
+        4 => cbd4(c, buf),
+        _ => cbd8(c, buf),
     }
 }
 
@@ -33,33 +40,33 @@ fn load64(b: &[u8]) -> u64 {
 
 /// bit0 - bit1 of every 2-bit field.
 #[inline(always)]
-fn cbd1(p: &mut Poly, buf: &[u8]) {
-    for (i, &byte) in buf[..N / 4].iter().enumerate() {
+fn cbd1(c: &mut [i16], buf: &[u8]) {
+    for (i, &byte) in buf[..c.len() / 4].iter().enumerate() {
         for j in 0..4 {
             let f = byte >> (2 * j);
-            p.0[4 * i + j] = i16::from(f & 1) - i16::from((f >> 1) & 1);
+            c[4 * i + j] = i16::from(f & 1) - i16::from((f >> 1) & 1);
         }
     }
 }
 
 /// popcount of each 2-bit half of every nibble, subtracted.
 #[inline(always)]
-fn cbd2(p: &mut Poly, buf: &[u8]) {
-    for i in 0..N / 16 {
+fn cbd2(c: &mut [i16], buf: &[u8]) {
+    for i in 0..c.len() / 16 {
         let d = load64(&buf[8 * i..]);
         let t = (d & 0x5555_5555_5555_5555) + ((d >> 1) & 0x5555_5555_5555_5555);
         for j in 0..16 {
             let a = ((t >> (4 * j)) & 3) as i16;
             let b = ((t >> (4 * j + 2)) & 3) as i16;
-            p.0[16 * i + j] = a - b;
+            c[16 * i + j] = a - b;
         }
     }
 }
 
 /// Two sums of three bits per 6-bit field, four fields per 3 bytes.
 #[inline(always)]
-fn cbd3(p: &mut Poly, buf: &[u8]) {
-    for i in 0..N / 4 {
+fn cbd3(c: &mut [i16], buf: &[u8]) {
+    for i in 0..c.len() / 4 {
         let t = u32::from(buf[3 * i])
             | (u32::from(buf[3 * i + 1]) << 8)
             | (u32::from(buf[3 * i + 2]) << 16);
@@ -69,30 +76,30 @@ fn cbd3(p: &mut Poly, buf: &[u8]) {
         for j in 0..4 {
             let a = ((d >> (6 * j)) & 7) as i16;
             let b = ((d >> (6 * j + 3)) & 7) as i16;
-            p.0[4 * i + j] = a - b;
+            c[4 * i + j] = a - b;
         }
     }
 }
 
 /// popcount(low nibble) - popcount(high nibble) of every byte.
 #[inline(always)]
-fn cbd4(p: &mut Poly, buf: &[u8]) {
-    for i in 0..N / 8 {
+fn cbd4(c: &mut [i16], buf: &[u8]) {
+    for i in 0..c.len() / 8 {
         let d = load64(&buf[8 * i..]);
         let mut t = (d & 0x5555_5555_5555_5555) + ((d >> 1) & 0x5555_5555_5555_5555);
         t = (t & 0x3333_3333_3333_3333) + ((t >> 2) & 0x3333_3333_3333_3333);
         for j in 0..8 {
             let a = ((t >> (8 * j)) & 0xf) as i16;
             let b = ((t >> (8 * j + 4)) & 0xf) as i16;
-            p.0[8 * i + j] = a - b;
+            c[8 * i + j] = a - b;
         }
     }
 }
 
 /// popcount(first byte) - popcount(second byte) of every byte pair.
 #[inline(always)]
-fn cbd8(p: &mut Poly, buf: &[u8]) {
-    for i in 0..N / 4 {
+fn cbd8(c: &mut [i16], buf: &[u8]) {
+    for i in 0..c.len() / 4 {
         let d = load64(&buf[8 * i..]);
         let mut t = (d & 0x5555_5555_5555_5555) + ((d >> 1) & 0x5555_5555_5555_5555);
         t = (t & 0x3333_3333_3333_3333) + ((t >> 2) & 0x3333_3333_3333_3333);
@@ -100,7 +107,7 @@ fn cbd8(p: &mut Poly, buf: &[u8]) {
         for j in 0..4 {
             let a = ((t >> (16 * j)) & 0xff) as i16;
             let b = ((t >> (16 * j + 8)) & 0xff) as i16;
-            p.0[4 * i + j] = a - b;
+            c[4 * i + j] = a - b;
         }
     }
 }

@@ -4,7 +4,7 @@
 //! `(x * M + A) >> S`. The constants were chosen so that the result equals the division for
 //! every one of the q possible inputs; the tests check all of them.
 
-use super::params::{N, Q};
+use super::params::Q;
 use super::poly::{Poly, pack_bits, unpack_bits};
 
 /// (M, A, S) for each width d in 1..=13 that the scheme uses; `None` for the others.
@@ -40,14 +40,30 @@ pub fn decompress(y: u16, d: usize) -> i16 {
     ((u32::from(y) * Q as u32 + (1 << (d - 1))) >> d) as i16
 }
 
-/// Compresses canonical coefficients and packs them at d bits each.
+/// Compresses canonical coefficients and packs them at d bits each, eight at a time (no
+/// temporary polynomial: the compact variant counts every byte of stack).
 #[inline(always)]
 pub fn compress_poly(out: &mut [u8], p: &Poly, d: usize) {
-    let mut t = [0i16; N];
-    for (t, &x) in t.iter_mut().zip(p.0.iter()) {
-        *t = compress(x, d) as i16;
+    match d {
+        1 => compress_groups::<1>(out, p),
+        3 => compress_groups::<3>(out, p),
+        4 => compress_groups::<4>(out, p),
+        5 => compress_groups::<5>(out, p),
+        9 => compress_groups::<9>(out, p),
+        10 => compress_groups::<10>(out, p),
+        _ => compress_groups::<11>(out, p),
     }
-    pack_bits(out, &t, d);
+}
+
+#[inline(always)]
+fn compress_groups<const D: usize>(out: &mut [u8], p: &Poly) {
+    for (o, g) in out.chunks_exact_mut(D).zip(p.0.chunks_exact(8)) {
+        let mut t = [0i16; 8];
+        for (t, &x) in t.iter_mut().zip(g.iter()) {
+            *t = compress(x, D) as i16;
+        }
+        pack_bits(o, &t, D);
+    }
 }
 
 /// Unpacks d-bit values and decompresses them (results are in [0, q)).

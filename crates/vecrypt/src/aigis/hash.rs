@@ -8,6 +8,7 @@
 //! | noise PRF | SHAKE256 | SM3(BE32(c) ‖ in) for c = 0, 1, ... |
 
 use sm3::{Digest, Sm3};
+use zeroize::Zeroize;
 
 use super::params::SEED_BYTES;
 
@@ -208,6 +209,24 @@ impl<const RATE: usize> Shake<RATE> {
         Self::absorb_with_domain(parts, 0x1f)
     }
 
+    /// Absorbs an input shorter than one block (no permutation runs yet), SHAKE padding.
+    /// Keeps the caller's frame small: the permutation is not inlined here.
+    #[inline(always)]
+    pub fn absorb_short(parts: &[&[u8]]) -> Self {
+        let mut state = [0u64; 25];
+        let mut at = 0;
+        for p in parts {
+            for &b in p.iter() {
+                xor_byte(&mut state, at, b);
+                at += 1;
+            }
+        }
+        assert!(at < RATE, "input must be shorter than one block");
+        xor_byte(&mut state, at, 0x1f);
+        xor_byte(&mut state, RATE - 1, 0x80);
+        Shake { state, used: RATE }
+    }
+
     /// Absorbs and pads with `domain` (0x1F for SHAKE, 0x06 for SHA-3).
     #[inline(always)]
     fn absorb_with_domain(parts: &[&[u8]], domain: u8) -> Self {
@@ -294,6 +313,73 @@ pub fn prf(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, out: &mut [u8]) {
     }
 }
 
+/// PRF(seed, nonce) read as a stream, for sampling noise a piece at a time.
+pub enum NoiseStream {
+    Shake(Shake<SHAKE256_RATE>),
+    Sm3 {
+        input: [u8; SEED_BYTES + 1],
+        counter: u32,
+        block: [u8; SM3_RATE],
+        used: usize,
+    },
+}
+
+impl NoiseStream {
+    #[inline(always)]
+    pub fn new(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8) -> Self {
+        match mode {
+            HashMode::Shake => NoiseStream::Shake(Shake::absorb_short(&[seed, &[nonce]])),
+            HashMode::Sm3 => {
+                let mut input = [0u8; SEED_BYTES + 1];
+                input[..SEED_BYTES].copy_from_slice(seed);
+                input[SEED_BYTES] = nonce;
+                NoiseStream::Sm3 {
+                    input,
+                    counter: 0,
+                    block: [0; SM3_RATE],
+                    used: SM3_RATE,
+                }
+            }
+        }
+    }
+
+    /// The next `out.len()` bytes.
+    #[inline(always)]
+    pub fn read(&mut self, out: &mut [u8]) {
+        match self {
+            NoiseStream::Shake(x) => x.squeeze(out),
+            NoiseStream::Sm3 {
+                input,
+                counter,
+                block,
+                used,
+            } => {
+                for o in out.iter_mut() {
+                    if *used == SM3_RATE {
+                        *block = sm3_counter_block(*counter, &[input]);
+                        *counter += 1;
+                        *used = 0;
+                    }
+                    *o = block[*used];
+                    *used += 1;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for NoiseStream {
+    fn drop(&mut self) {
+        match self {
+            NoiseStream::Shake(x) => x.state.zeroize(),
+            NoiseStream::Sm3 { input, block, .. } => {
+                input.zeroize();
+                block.zeroize();
+            }
+        }
+    }
+}
+
 /// The matrix XOF, absorbed once (ρ ‖ i ‖ j) and squeezed block by block.
 pub enum MatrixXof {
     Shake(Shake<SHAKE128_RATE>),
@@ -306,7 +392,7 @@ pub enum MatrixXof {
 impl MatrixXof {
     pub fn new(mode: HashMode, rho: &[u8; SEED_BYTES], first: u8, second: u8) -> Self {
         match mode {
-            HashMode::Shake => MatrixXof::Shake(Shake::absorb(&[rho, &[first, second]])),
+            HashMode::Shake => MatrixXof::Shake(Shake::absorb_short(&[rho, &[first, second]])),
             HashMode::Sm3 => {
                 let mut input = [0u8; SEED_BYTES + 2];
                 input[..SEED_BYTES].copy_from_slice(rho);
@@ -398,6 +484,20 @@ mod tests {
         keccak_f1600(&mut a);
         keccak::Keccak::new().with_f1600(|f| f(&mut b));
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn noise_stream_equals_prf_in_both_modes() {
+        for mode in [HashMode::Shake, HashMode::Sm3] {
+            let mut whole = [0u8; 512];
+            prf(mode, &[9; 32], 5, &mut whole);
+            let mut s = NoiseStream::new(mode, &[9; 32], 5);
+            let mut pieces = [0u8; 512];
+            for c in pieces.chunks_mut(24) {
+                s.read(c);
+            }
+            assert_eq!(whole, pieces, "{}", mode.name());
+        }
     }
 
     #[test]

@@ -20,12 +20,12 @@
 //! flow is rejection sampling of the public matrix.
 
 mod arith;
-mod cbd;
-// pub mod compact;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod cbd;
+pub mod compact;
 mod compress;
 mod hash;
 mod indcpa;
@@ -39,11 +39,14 @@ mod sampling;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_keccak;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod x86_stack;
 use zeroize::Zeroizing;
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
 
+pub use compact::AigisCompact;
 pub use hash::HashMode;
 pub use kem_traits::{
     AigisEnc, DecapsulationKey, EncapsulationKey, HashFamily, Shake, Sm3, TypedSet,
@@ -127,7 +130,7 @@ impl ParamSet {
 }
 
 /// The backends of Aigis-enc, best first.
-const CANDIDATES: &[Candidate] = &[
+pub(crate) const CANDIDATES: &[Candidate] = &[
     (Backend::Avx512, |f| f.avx512_bw_vl() && f.avx2),
     (Backend::Avx2, |f| f.avx2),
     (Backend::Soft, |_| true),
@@ -146,7 +149,7 @@ pub struct Aigis {
     backend: Backend,
 }
 
-fn check_len(expected: usize, got: usize) -> Result<(), Error> {
+pub(crate) fn check_len(expected: usize, got: usize) -> Result<(), Error> {
     if expected == got {
         Ok(())
     } else {
@@ -154,7 +157,7 @@ fn check_len(expected: usize, got: usize) -> Result<(), Error> {
     }
 }
 
-fn check_other_len(expected: usize, got: usize) -> Result<(), Error> {
+pub(crate) fn check_other_len(expected: usize, got: usize) -> Result<(), Error> {
     if expected == got {
         Ok(())
     } else {

@@ -1,0 +1,214 @@
+//! `vecrypt kem <SET> keygen|encaps|decaps [--hash shake|sm3] ...`: Aigis-enc over files.
+//!
+//! Keys and ciphertexts are raw bytes in files; the shared secret is printed in hex unless
+//! `--ss FILE` is given. Coins come from the operating system unless `--coins HEX` fixes them
+//! (64 bytes for keygen, 32 for encaps), which reproduces test vectors.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use vecrypt::aigis::{Aigis, AigisCompact, HashMode, ParamSet};
+use zeroize::Zeroizing;
+
+use crate::Failure;
+use crate::output::{read_input, write_atomic};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Parameter set: aigis-enc-1 ... aigis-enc-4 (or just 1 ... 4).
+    set: String,
+    /// What to do.
+    op: Op,
+    /// Hash mode.
+    #[arg(long, value_enum, default_value = "shake")]
+    hash: Hash,
+    /// Public key file (written by keygen, read by encaps).
+    #[arg(long, value_name = "FILE")]
+    pk: Option<PathBuf>,
+    /// Secret key file (written by keygen, read by decaps).
+    #[arg(long, value_name = "FILE")]
+    sk: Option<PathBuf>,
+    /// Ciphertext file (written by encaps, read by decaps).
+    #[arg(long, value_name = "FILE")]
+    ct: Option<PathBuf>,
+    /// Write the shared secret to this file instead of printing it in hex.
+    #[arg(long, value_name = "FILE")]
+    ss: Option<PathBuf>,
+    /// Fixed coins in hex (64 bytes for keygen, 32 for encaps) instead of system randomness.
+    #[arg(long)]
+    coins: Option<String>,
+    /// Use the small-stack variant (same results).
+    #[arg(long)]
+    compact: bool,
+    /// Force a backend (see `vecrypt info`).
+    #[arg(long)]
+    backend: Option<String>,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum Op {
+    Keygen,
+    Encaps,
+    Decaps,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+pub enum Hash {
+    Shake,
+    Sm3,
+}
+
+impl From<Hash> for HashMode {
+    fn from(h: Hash) -> Self {
+        match h {
+            Hash::Shake => HashMode::Shake,
+            Hash::Sm3 => HashMode::Sm3,
+        }
+    }
+}
+
+/// The set named on the command line.
+pub fn parse_set(name: &str) -> Result<ParamSet, Failure> {
+    ParamSet::parse(name).map_err(|_| {
+        Failure(format!(
+            "unknown parameter set '{name}' (known: aigis-enc-1, aigis-enc-2, aigis-enc-3, aigis-enc-4)"
+        ))
+    })
+}
+
+/// `n` bytes from the operating system's generator.
+fn system_coins(n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
+    use std::io::Read;
+    let mut out = Zeroizing::new(vec![0u8; n]);
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut out))
+        .map_err(|e| Failure(format!("cannot read system randomness: {e}")))?;
+    Ok(out)
+}
+
+fn coins(args: &Args, n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
+    match &args.coins {
+        None => system_coins(n),
+        Some(h) => {
+            let c = Zeroizing::new(
+                hex::decode(h.trim())
+                    .map_err(|e| Failure(format!("--coins is not valid hex: {e}")))?,
+            );
+            if c.len() != n {
+                return Err(Failure(format!(
+                    "--coins must be {n} bytes here, got {}",
+                    c.len()
+                )));
+            }
+            Ok(c)
+        }
+    }
+}
+
+fn need<'a>(path: &'a Option<PathBuf>, flag: &str, op: &str) -> Result<&'a PathBuf, Failure> {
+    path.as_ref()
+        .ok_or_else(|| Failure(format!("{op} needs {flag} FILE")))
+}
+
+/// The same three operations on either variant.
+enum Engine {
+    Fast(Aigis),
+    Small(AigisCompact),
+}
+
+impl Engine {
+    fn keypair(&self, coins: &[u8], pk: &mut [u8], sk: &mut [u8]) -> Result<(), vecrypt::Error> {
+        match self {
+            Engine::Fast(k) => k.keypair_into(coins, pk, sk),
+            Engine::Small(k) => k.keypair_into(coins, pk, sk),
+        }
+    }
+    fn encapsulate(
+        &self,
+        pk: &[u8],
+        coins: &[u8],
+        ct: &mut [u8],
+    ) -> Result<[u8; 32], vecrypt::Error> {
+        match self {
+            Engine::Fast(k) => k.encapsulate_into(pk, coins, ct),
+            Engine::Small(k) => k.encapsulate_into(pk, coins, ct),
+        }
+    }
+    fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<[u8; 32], vecrypt::Error> {
+        match self {
+            Engine::Fast(k) => k.decapsulate(sk, ct),
+            Engine::Small(k) => k.decapsulate(sk, ct),
+        }
+    }
+}
+
+fn emit_secret(args: &Args, ss: &[u8; 32]) -> Result<(), Failure> {
+    match &args.ss {
+        Some(path) => write_atomic(path, ss),
+        None => {
+            println!("{}", hex::encode(ss));
+            Ok(())
+        }
+    }
+}
+
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let set = parse_set(&args.set)?;
+    let mode = HashMode::from(args.hash);
+    let backend = args
+        .backend
+        .as_deref()
+        .map(crate::parse_backend)
+        .transpose()?;
+    let engine = match (args.compact, backend) {
+        (false, None) => Engine::Fast(Aigis::new(set, mode)),
+        (false, Some(b)) => Engine::Fast(Aigis::with_backend(set, mode, b)?),
+        (true, None) => Engine::Small(AigisCompact::new(set, mode)),
+        (true, Some(b)) => Engine::Small(AigisCompact::with_backend(set, mode, b)?),
+    };
+    let name = set.name();
+    match args.op {
+        Op::Keygen => {
+            let pk_path = need(&args.pk, "--pk", "keygen")?;
+            let sk_path = need(&args.sk, "--sk", "keygen")?;
+            let c = coins(args, 64)?;
+            let mut pk = vec![0u8; set.public_key_bytes()];
+            let mut sk = Zeroizing::new(vec![0u8; set.secret_key_bytes()]);
+            engine
+                .keypair(&c, &mut pk, &mut sk)
+                .map_err(|e| Failure(format!("{name}: {e}")))?;
+            write_atomic(sk_path, &sk)?;
+            write_atomic(pk_path, &pk)
+        }
+        Op::Encaps => {
+            let pk = read_input(need(&args.pk, "--pk", "encaps")?)?;
+            let ct_path = need(&args.ct, "--ct", "encaps")?;
+            let c = coins(args, 32)?;
+            let mut ct = vec![0u8; set.ciphertext_bytes()];
+            let ss = Zeroizing::new(
+                engine
+                    .encapsulate(&pk, &c, &mut ct)
+                    .map_err(|e| Failure(format!("{name} public key: {e}")))?,
+            );
+            write_atomic(ct_path, &ct)?;
+            emit_secret(args, &ss)
+        }
+        Op::Decaps => {
+            let sk = Zeroizing::new(read_input(need(&args.sk, "--sk", "decaps")?)?);
+            let ct = read_input(need(&args.ct, "--ct", "decaps")?)?;
+            if ct.len() != set.ciphertext_bytes() {
+                return Err(Failure(format!(
+                    "{name} ciphertext must be {} bytes, got {}",
+                    set.ciphertext_bytes(),
+                    ct.len()
+                )));
+            }
+            let ss = Zeroizing::new(
+                engine
+                    .decapsulate(&sk, &ct)
+                    .map_err(|e| Failure(format!("{name} secret key: {e}")))?,
+            );
+            emit_secret(args, &ss)
+        }
+    }
+}
