@@ -116,10 +116,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         line(&mut text, "ss", &ss);
         text.push('\n');
     }
-    std::io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .map_err(|e| Failure(format!("cannot write the output: {e}")))
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        // A reader that stops early (`| head`) is not a failure of the command.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.map_err(|e| Failure(format!("cannot write the output: {e}"))),
+    }
 }
 
 #[cfg(test)]

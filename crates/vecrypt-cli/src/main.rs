@@ -57,6 +57,7 @@ impl<E: std::fmt::Display> From<E> for Failure {
 }
 
 fn main() -> ExitCode {
+    quiet_when_the_reader_leaves();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.exit_code() == 0 => {
@@ -85,6 +86,24 @@ fn main() -> ExitCode {
 pub fn parse_backend(name: &str) -> Result<vecrypt::Backend, Failure> {
     name.parse()
         .map_err(|_| Failure(format!("unknown backend '{name}'")))
+}
+
+/// `vecrypt kat ... | head` closes stdout early; that ends the command quietly instead of
+/// with a panic message from `println!`.
+fn quiet_when_the_reader_leaves() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 fn fail(msg: &str) -> ExitCode {

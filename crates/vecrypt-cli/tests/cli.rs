@@ -298,3 +298,21 @@ fn info_and_speed_json() {
         assert!(keys == 1 || keys == 2);
     }
 }
+
+#[test]
+fn a_reader_that_leaves_early_causes_no_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+        .args(["kat", "aigis-enc-2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success());
+}
