@@ -322,17 +322,6 @@ mod dispatch {
     use super::super::{Set1, Set2, Set3, Set4};
     use super::*;
 
-    macro_rules! by_set {
-        ($set:expr, $f:ident, $($arg:expr),*) => {
-            match $set {
-                ParamSet::Aigis1 => $f::<Set1>($($arg),*),
-                ParamSet::Aigis2 => $f::<Set2>($($arg),*),
-                ParamSet::Aigis3 => $f::<Set3>($($arg),*),
-                ParamSet::Aigis4 => $f::<Set4>($($arg),*),
-            }
-        };
-    }
-
     pub fn keypair(
         set: ParamSet,
         mode: HashMode,

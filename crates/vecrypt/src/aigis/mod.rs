@@ -19,6 +19,19 @@
 //! Every backend is constant time with respect to secrets: the only data-dependent control
 //! flow is rejection sampling of the public matrix.
 
+/// Calls `$f::<SetN>(args)` for the run-time parameter set: one monomorphised function per
+/// set, for the normal and the compact paths alike. Defined before the modules that use it.
+macro_rules! by_set {
+    ($set:expr, $f:ident, $($arg:expr),*) => {
+        match $set {
+            ParamSet::Aigis1 => $f::<Set1>($($arg),*),
+            ParamSet::Aigis2 => $f::<Set2>($($arg),*),
+            ParamSet::Aigis3 => $f::<Set3>($($arg),*),
+            ParamSet::Aigis4 => $f::<Set4>($($arg),*),
+        }
+    };
+}
+
 mod arith;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -267,17 +280,6 @@ impl Aigis {
 mod dispatch {
     use super::soft::Soft;
     use super::*;
-
-    macro_rules! by_set {
-        ($set:expr, $f:ident, $($arg:expr),*) => {
-            match $set {
-                ParamSet::Aigis1 => $f::<Set1>($($arg),*),
-                ParamSet::Aigis2 => $f::<Set2>($($arg),*),
-                ParamSet::Aigis3 => $f::<Set3>($($arg),*),
-                ParamSet::Aigis4 => $f::<Set4>($($arg),*),
-            }
-        };
-    }
 
     pub fn keypair(
         set: ParamSet,
