@@ -51,8 +51,15 @@ impl Arith for Avx512 {
             return Soft::gen_matrix(mode, rho, k, transposed, a);
         }
         let (jobs, n) = matrix_jobs(k, transposed);
+        // A remainder of at most four entries goes through the four-lane Keccak rather
+        // than a mostly idle eight-lane one (k = 3: 8 + 1 entries).
+        let split = if n % 8 <= 4 { n - n % 8 } else { n };
+        let flat = a.as_flattened_mut();
         // SAFETY: as for `ntt`.
-        unsafe { gen_entries(rho, &jobs[..n], a.as_flattened_mut()) }
+        unsafe {
+            gen_entries(rho, &jobs[..split], flat);
+            avx2::gen_entries(rho, &jobs[split..n], flat);
+        }
     }
 
     #[inline(always)]

@@ -233,30 +233,67 @@ impl<const RATE: usize> Shake<RATE> {
         let mut state = [0u64; 25];
         let mut at = 0;
         for p in parts {
-            for &b in p.iter() {
-                xor_byte(&mut state, at, b);
-                at += 1;
-                if at == RATE {
-                    keccak_f1600(&mut state);
-                    at = 0;
-                }
-            }
+            absorb_bytes::<RATE>(&mut state, &mut at, p);
         }
         xor_byte(&mut state, at, domain);
         xor_byte(&mut state, RATE - 1, 0x80);
         Shake { state, used: RATE }
     }
 
-    /// Next `out.len()` bytes of output.
+    /// Next `out.len()` bytes of output, whole 64-bit words where they line up.
     #[inline(always)]
-    pub fn squeeze(&mut self, out: &mut [u8]) {
-        for o in out.iter_mut() {
+    pub fn squeeze(&mut self, mut out: &mut [u8]) {
+        while !out.is_empty() {
             if self.used == RATE {
                 keccak_f1600(&mut self.state);
                 self.used = 0;
             }
-            *o = (self.state[self.used / 8] >> (8 * (self.used % 8))) as u8;
-            self.used += 1;
+            if self.used.is_multiple_of(8) && out.len() >= 8 {
+                let words = ((RATE - self.used) / 8).min(out.len() / 8);
+                let (head, tail) = out.split_at_mut(8 * words);
+                for (o, w) in head
+                    .chunks_exact_mut(8)
+                    .zip(&self.state[self.used / 8..self.used / 8 + words])
+                {
+                    o.copy_from_slice(&w.to_le_bytes());
+                }
+                self.used += 8 * words;
+                out = tail;
+            } else {
+                out[0] = (self.state[self.used / 8] >> (8 * (self.used % 8))) as u8;
+                self.used += 1;
+                out = &mut out[1..];
+            }
+        }
+    }
+}
+
+/// XORs `data` into the rate part of `state` from byte `*at`, permuting after each full
+/// block; whole 64-bit words where they line up, which is the common case.
+#[inline(always)]
+fn absorb_bytes<const RATE: usize>(state: &mut [u64; 25], at: &mut usize, mut data: &[u8]) {
+    while !data.is_empty() {
+        if at.is_multiple_of(8) && data.len() >= 8 {
+            let words = ((RATE - *at) / 8).min(data.len() / 8);
+            let (head, tail) = data.split_at(8 * words);
+            for (w, b) in state[*at / 8..*at / 8 + words]
+                .iter_mut()
+                .zip(head.chunks_exact(8))
+            {
+                let mut le = [0u8; 8];
+                le.copy_from_slice(b);
+                *w ^= u64::from_le_bytes(le);
+            }
+            *at += 8 * words;
+            data = tail;
+        } else {
+            xor_byte(state, *at, data[0]);
+            *at += 1;
+            data = &data[1..];
+        }
+        if *at == RATE {
+            keccak_f1600(state);
+            *at = 0;
         }
     }
 }

@@ -319,33 +319,40 @@ fn padded_block<const RATE: usize>(parts: &[&[u8]]) -> [u64; 25] {
 }
 
 /// Up to W SHAKE instances with inputs shorter than one block, squeezed in step. Unused
-/// instances run on zero input and their output is dropped.
+/// instances run on zero input and their output is dropped. Stored word-major (word i of
+/// every instance side by side) so that a permutation loads and stores whole vectors.
 pub struct ShakeLanes<const W: usize, const RATE: usize> {
-    states: [[u64; 25]; W],
+    words: [[u64; W]; 25],
 }
 
 impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
     pub fn absorb(inputs: &[[&[u8]; 2]]) -> Self {
-        let mut states = [[0u64; 25]; W];
-        for (st, parts) in states.iter_mut().zip(inputs) {
-            *st = padded_block::<RATE>(parts);
+        let mut words = [[0u64; W]; 25];
+        for (j, parts) in inputs.iter().enumerate() {
+            for (w, v) in words.iter_mut().zip(padded_block::<RATE>(parts)) {
+                w[j] = v;
+            }
         }
-        ShakeLanes { states }
+        ShakeLanes { words }
     }
 
     /// The first `out.len()` (at most RATE) output bytes of instance j's current block.
     #[inline(always)]
     pub fn block(&self, j: usize, out: &mut [u8]) {
-        for (chunk, w) in out.chunks_mut(8).zip(self.states[j].iter()) {
-            chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);
+        for (chunk, w) in out.chunks_mut(8).zip(self.words.iter()) {
+            chunk.copy_from_slice(&w[j].to_le_bytes()[..chunk.len()]);
         }
     }
 
     /// The same permutation one state at a time, to cross-check the vector versions.
     #[cfg(test)]
     pub fn permute_scalar(&mut self) {
-        for st in self.states.iter_mut() {
-            keccak_f1600(st);
+        for j in 0..W {
+            let mut st: [u64; 25] = core::array::from_fn(|i| self.words[i][j]);
+            keccak_f1600(&mut st);
+            for (w, v) in self.words.iter_mut().zip(st) {
+                w[j] = v;
+            }
         }
     }
 }
@@ -355,23 +362,14 @@ impl<const RATE: usize> ShakeLanes<4, RATE> {
     #[target_feature(enable = "avx2")]
     pub fn permute(&mut self) {
         let mut v: [__m256i; 25] = [_mm256_setzero_si256(); 25];
-        for (i, w) in v.iter_mut().enumerate() {
-            let s = &self.states;
-            *w = _mm256_set_epi64x(
-                s[3][i] as i64,
-                s[2][i] as i64,
-                s[1][i] as i64,
-                s[0][i] as i64,
-            );
+        for (r, w) in v.iter_mut().zip(self.words.iter()) {
+            // SAFETY: `w` is 32 readable bytes; the load has no alignment requirement.
+            *r = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
         }
         f1600_x4(&mut v);
-        for (i, w) in v.iter().enumerate() {
-            let mut lanes = [0u64; 4];
-            // SAFETY: `lanes` is 32 writable bytes; the store has no alignment requirement.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *w) };
-            for (j, l) in lanes.iter().enumerate() {
-                self.states[j][i] = *l;
-            }
+        for (r, w) in v.iter().zip(self.words.iter_mut()) {
+            // SAFETY: `w` is 32 writable bytes; the store has no alignment requirement.
+            unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), *r) };
         }
     }
 }
@@ -381,22 +379,14 @@ impl<const RATE: usize> ShakeLanes<8, RATE> {
     #[target_feature(enable = "avx512f")]
     pub fn permute(&mut self) {
         let mut v: [__m512i; 25] = [_mm512_setzero_si512(); 25];
-        for (i, w) in v.iter_mut().enumerate() {
-            let mut lanes = [0u64; 8];
-            for (j, l) in lanes.iter_mut().enumerate() {
-                *l = self.states[j][i];
-            }
-            // SAFETY: `lanes` is 64 readable bytes; the load has no alignment requirement.
-            *w = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+        for (r, w) in v.iter_mut().zip(self.words.iter()) {
+            // SAFETY: `w` is 64 readable bytes; the load has no alignment requirement.
+            *r = unsafe { _mm512_loadu_si512(w.as_ptr().cast()) };
         }
         f1600_x8(&mut v);
-        for (i, w) in v.iter().enumerate() {
-            let mut lanes = [0u64; 8];
-            // SAFETY: `lanes` is 64 writable bytes; the store has no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), *w) };
-            for (j, l) in lanes.iter().enumerate() {
-                self.states[j][i] = *l;
-            }
+        for (r, w) in v.iter().zip(self.words.iter_mut()) {
+            // SAFETY: `w` is 64 writable bytes; the store has no alignment requirement.
+            unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), *r) };
         }
     }
 }
@@ -425,7 +415,7 @@ mod tests {
             // SAFETY: AVX2 was checked above.
             unsafe { v.permute() };
             s.permute_scalar();
-            assert_eq!(v.states, s.states);
+            assert_eq!(v.words, s.words);
         }
     }
 
@@ -442,7 +432,7 @@ mod tests {
             // SAFETY: AVX-512F was checked above.
             unsafe { v.permute() };
             s.permute_scalar();
-            assert_eq!(v.states, s.states);
+            assert_eq!(v.words, s.words);
         }
     }
 }
