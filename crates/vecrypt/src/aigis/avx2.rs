@@ -13,7 +13,8 @@ use core::arch::x86_64::*;
 
 use super::arith::{Arith, Matrix};
 use super::cbd::{cbd, noise_bytes};
-use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
+use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
+use super::indcpa::MAX_NOISE;
 use super::ntt::{INV_N_MONT, ZETAS};
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
@@ -21,8 +22,10 @@ use super::reduce::{QINV, R2_MOD_Q};
 use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact, parse_fast};
 use super::soft::Soft;
 use super::x86_keccak::ShakeLanes;
+use super::x86_sm3;
 use super::{compact, kem};
 use crate::cpu;
+use zeroize::Zeroize;
 
 /// Per-lane twiddles of the in-register layers: `LANE_ZETAS[l][v]` is register v of layer
 /// l (distance 8 >> l), forward order.
@@ -393,6 +396,66 @@ pub(crate) use lane_sampling;
 
 lane_sampling!(4, "avx2");
 
+/// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
+/// SM3(BE32(c) ‖ ρ ‖ x ‖ y) to `out[at]`. The first-squeeze blocks of all entries are
+/// independent, so they are hashed eight at a time across entries.
+#[target_feature(enable = "avx2")]
+pub fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &mut [Poly]) {
+    const BLOCKS: usize = HashMode::Sm3.xof_first_blocks();
+    let mut bufs = [[0u8; BLOCKS * SM3_RATE]; MAX_K * MAX_K];
+    let total = jobs.len() * BLOCKS;
+    for first in (0..total).step_by(8) {
+        // Lanes past the last task repeat it; their digests are dropped.
+        let blocks: [[u8; x86_sm3::BLOCK]; 8] = core::array::from_fn(|l| {
+            let task = (first + l).min(total - 1);
+            let (x, y, _) = jobs[task / BLOCKS];
+            x86_sm3::padded_counter_block((task % BLOCKS) as u32, &[rho, &[x, y]])
+        });
+        let digests = x86_sm3::digest_blocks_x8(&blocks);
+        for (task, d) in (first..total).zip(digests.iter()) {
+            let at = (task % BLOCKS) * SM3_RATE;
+            bufs[task / BLOCKS][at..at + SM3_RATE].copy_from_slice(d);
+        }
+    }
+    for (&(x, y, at), buf) in jobs.iter().zip(bufs.iter()) {
+        if !parse_fast(buf, &mut out[at]) {
+            parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
+        }
+    }
+}
+
+/// Noise polynomials with nonces 0, 1, ... in SM3 mode: every 32-byte counter block of
+/// every polynomial's PRF output is one task, eight tasks per multi-buffer SM3 call.
+#[target_feature(enable = "avx2")]
+pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+    let mut bufs = [[0u8; noise_bytes(8)]; MAX_NOISE];
+    let mut tasks = [(0u8, 0u8); MAX_NOISE * noise_bytes(8) / SM3_RATE];
+    let mut total = 0;
+    for (i, &e) in etas.iter().enumerate() {
+        for c in 0..noise_bytes(e) / SM3_RATE {
+            tasks[total] = (i as u8, c as u8);
+            total += 1;
+        }
+    }
+    for first in (0..total).step_by(8) {
+        let mut blocks: [[u8; x86_sm3::BLOCK]; 8] = core::array::from_fn(|l| {
+            let (i, c) = tasks[(first + l).min(total - 1)];
+            x86_sm3::padded_counter_block(u32::from(c), &[seed, &[i]])
+        });
+        let mut digests = x86_sm3::digest_blocks_x8(&blocks);
+        for (&(i, c), d) in tasks[first..total].iter().zip(digests.iter()) {
+            let at = usize::from(c) * SM3_RATE;
+            bufs[usize::from(i)][at..at + SM3_RATE].copy_from_slice(d);
+        }
+        blocks.zeroize();
+        digests.zeroize();
+    }
+    for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.iter()) {
+        cbd(p, &buf[..noise_bytes(e)], e);
+    }
+    bufs.zeroize();
+}
+
 /// The jobs of `gen_entries` for a k x k matrix laid out MAX_K polynomials per row.
 pub fn matrix_jobs(k: usize, transposed: bool) -> ([(u8, u8, usize); MAX_K * MAX_K], usize) {
     let mut jobs = [(0u8, 0u8, 0usize); MAX_K * MAX_K];
@@ -446,12 +509,14 @@ impl Arith for Avx2 {
         transposed: bool,
         a: &mut Matrix,
     ) {
-        if mode == HashMode::Sm3 {
-            return Soft::gen_matrix(mode, rho, k, transposed, a);
-        }
         let (jobs, n) = matrix_jobs(k, transposed);
         // SAFETY: as for `ntt`.
-        unsafe { gen_entries(rho, &jobs[..n], a.as_flattened_mut()) }
+        unsafe {
+            match mode {
+                HashMode::Shake => gen_entries(rho, &jobs[..n], a.as_flattened_mut()),
+                HashMode::Sm3 => gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()),
+            }
+        }
     }
 
     #[inline(always)]
@@ -475,7 +540,8 @@ impl Arith for Avx2 {
         match mode {
             // SAFETY: as for `ntt`.
             HashMode::Shake => unsafe { noise_shake(seed, etas, out) },
-            HashMode::Sm3 => Soft::noise(mode, seed, etas, out),
+            // SAFETY: as for `ntt`.
+            HashMode::Sm3 => unsafe { noise_sm3(seed, etas, out) },
         }
     }
 

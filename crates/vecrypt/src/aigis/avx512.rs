@@ -47,10 +47,11 @@ impl Arith for Avx512 {
         transposed: bool,
         a: &mut Matrix,
     ) {
-        if mode == HashMode::Sm3 {
-            return Soft::gen_matrix(mode, rho, k, transposed, a);
-        }
         let (jobs, n) = matrix_jobs(k, transposed);
+        if mode == HashMode::Sm3 {
+            // SAFETY: as for `ntt`.
+            return unsafe { avx2::gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()) };
+        }
         // A remainder of at most four entries goes through the four-lane Keccak rather
         // than a mostly idle eight-lane one (k = 3: 8 + 1 entries).
         let split = if n % 8 <= 4 { n - n % 8 } else { n };
@@ -83,7 +84,8 @@ impl Arith for Avx512 {
         match mode {
             // SAFETY: as for `ntt`.
             HashMode::Shake => unsafe { noise_shake(seed, etas, out) },
-            HashMode::Sm3 => Soft::noise(mode, seed, etas, out),
+            // SAFETY: as for `ntt`.
+            HashMode::Sm3 => unsafe { avx2::noise_sm3(seed, etas, out) },
         }
     }
 

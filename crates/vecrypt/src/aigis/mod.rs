@@ -52,6 +52,8 @@ mod sampling;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_keccak;
+#[cfg(target_arch = "x86_64")]
+mod x86_sm3;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod x86_stack;
 use zeroize::Zeroizing;
