@@ -340,7 +340,7 @@ fn barrett_all_i16(out: &mut [i16]) {
 /// Matrix and noise sampling over W Keccak lanes; instantiated for 4 lanes here and for 8
 /// in the AVX-512 backend.
 macro_rules! lane_sampling {
-    ($w:literal, $features:literal) => {
+    ($w:literal, $features:literal, $parse:path) => {
         /// Matrix entries: job (x, y, at) writes Parse(SHAKE128(ρ ‖ x ‖ y)) to `out[at]`,
         /// W streams at a time.
         #[target_feature(enable = $features)]
@@ -358,7 +358,7 @@ macro_rules! lane_sampling {
                     }
                 }
                 for (&(x, y, at), buf) in batch.iter().zip(bufs.iter()) {
-                    if !parse_fast(buf, &mut out[at]) {
+                    if !$parse(buf, &mut out[at]) {
                         parse_exact(HashMode::Shake, rho, x, y, &mut out[at]);
                     }
                 }
@@ -394,7 +394,7 @@ macro_rules! lane_sampling {
 }
 pub(crate) use lane_sampling;
 
-lane_sampling!(4, "avx2");
+lane_sampling!(4, "avx2", parse_fast);
 
 /// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
 /// SM3(BE32(c) ‖ ρ ‖ x ‖ y) to `out[at]`. The first-squeeze blocks of all entries are

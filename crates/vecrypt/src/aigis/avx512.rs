@@ -1,6 +1,10 @@
 //! The AVX-512 backend: the AVX2 polynomial kernels, and eight-way Keccak (512-bit lanes,
 //! three-input logic for theta and chi, native rotations) for the matrix and the noise,
-//! which is where the wider registers pay: one permutation advances 8 streams.
+//! which is where the wider registers pay: one permutation advances 8 streams. Rejection
+//! sampling gathers 13-bit values with a byte permutation (VBMI) and compresses the
+//! accepted ones into place.
+
+use core::arch::x86_64::*;
 
 use super::arith::{Arith, Matrix};
 use super::avx2::{self, lane_sampling, matrix_jobs, row_jobs};
@@ -8,13 +12,126 @@ use super::cbd::{cbd, noise_bytes};
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
 use super::kem;
 use super::params::{MAX_K, Params, SEED_BYTES};
+
+use super::params::{N, Q};
 use super::poly::Poly;
-use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact, parse_fast};
+use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact};
 use super::soft::Soft;
 use super::x86_keccak::ShakeLanes;
 use crate::cpu;
 
-lane_sampling!(8, "avx2,avx512f");
+lane_sampling!(8, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", parse_vbmi);
+
+/// The four-lane Keccak for matrix remainders, with the AVX-512 rejection sampling (its
+/// noise half is not used: the noise always fills eight lanes well enough).
+#[allow(dead_code)]
+mod four_lanes {
+    use super::*;
+    lane_sampling!(4, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", parse_vbmi);
+}
+
+/// For sixteen D-bit values packed little-endian: bytes Di/8 .. Di/8 + 3 into 32-bit lane i
+/// (a byte permutation), and the bit offset Di mod 8 to shift by.
+struct Gather<const D: usize>;
+
+impl<const D: usize> Gather<D> {
+    const BYTES: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 16 {
+            let mut j = 0;
+            while j < 4 {
+                t[4 * i + j] = (D * i / 8 + j) as u8;
+                j += 1;
+            }
+            i += 1;
+        }
+        t
+    };
+    const SHIFTS: [u32; 16] = {
+        let mut t = [0u32; 16];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = (D * i % 8) as u32;
+            i += 1;
+        }
+        t
+    };
+
+    /// The sixteen values of `src` (2D bytes, in the low bytes of the register) in 32-bit
+    /// lanes.
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+    #[inline]
+    fn values(src: __m512i) -> __m512i {
+        // SAFETY: 64 readable bytes each.
+        let (idx, shifts) = unsafe {
+            (
+                _mm512_loadu_si512(Self::BYTES.as_ptr().cast()),
+                _mm512_loadu_si512(Self::SHIFTS.as_ptr().cast()),
+            )
+        };
+        let v = _mm512_permutexvar_epi8(idx, src);
+        _mm512_and_si512(
+            _mm512_srlv_epi32(v, shifts),
+            _mm512_set1_epi32((1 << D) - 1),
+        )
+    }
+}
+
+/// Unpacks 256 D-bit values and decompresses them: (y q + 2^(D-1)) >> D.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[inline]
+fn decompress_vbmi<const D: usize>(p: &mut Poly, bytes: &[u8]) {
+    assert!(bytes.len() >= N * D / 8);
+    for (step, out) in p.0.chunks_exact_mut(16).enumerate() {
+        // SAFETY: the masked load reads only bytes[2D step .. 2D (step + 1)], which exist
+        // by the assertion above.
+        let src = unsafe {
+            _mm512_maskz_loadu_epi8(
+                (1u64 << (2 * D)) - 1,
+                bytes.as_ptr().add(2 * D * step).cast(),
+            )
+        };
+        let y = Gather::<D>::values(src);
+        let x = _mm512_add_epi32(
+            _mm512_mullo_epi32(y, _mm512_set1_epi32(i32::from(Q))),
+            _mm512_set1_epi32(1 << (D - 1)),
+        );
+        let x = _mm512_cvtepi32_epi16(_mm512_srlv_epi32(x, _mm512_set1_epi32(D as i32)));
+        // SAFETY: `out` is 16 values, 32 writable bytes.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), x) };
+    }
+}
+
+/// [`parse_fast`] on AVX-512: sixteen 13-bit values (two groups) per step, gathered with
+/// a byte permutation, shifted into place, and the accepted ones compressed to the front.
+/// The only branches depend on the public matrix seed.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[inline]
+fn parse_vbmi(buf: &[u8], r: &mut Poly) -> bool {
+    let mut kept = [0i16; N + 16];
+    let mut count = 0usize;
+    let groups = buf.len() / 13;
+    let mut g = 0;
+    while g < groups && count < N {
+        let pair = (groups - g).min(2);
+        let bytes = 13 * pair;
+        // SAFETY: the masked load reads only buf[13 g .. 13 g + bytes], which exists.
+        let src = unsafe {
+            _mm512_maskz_loadu_epi8((1u64 << bytes) - 1, buf.as_ptr().add(13 * g).cast())
+        };
+        let v = Gather::<13>::values(src);
+        let lanes: u16 = if pair == 2 { 0xffff } else { 0x00ff };
+        let accept = _mm512_mask_cmplt_epu32_mask(lanes, v, _mm512_set1_epi32(i32::from(Q)));
+        let packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(accept, v));
+        // SAFETY: count < N, so 16 values fit in `kept`.
+        unsafe { _mm256_storeu_si256(kept.as_mut_ptr().add(count).cast(), packed) };
+        count += accept.count_ones() as usize;
+        g += pair;
+    }
+    r.0.copy_from_slice(&kept[..N]);
+    count >= N
+}
 
 /// The AVX-512 backend.
 pub struct Avx512;
@@ -59,7 +176,7 @@ impl Arith for Avx512 {
         // SAFETY: as for `ntt`.
         unsafe {
             gen_entries(rho, &jobs[..split], flat);
-            avx2::gen_entries(rho, &jobs[split..n], flat);
+            four_lanes::gen_entries(rho, &jobs[split..n], flat);
         }
     }
 
@@ -76,7 +193,7 @@ impl Arith for Avx512 {
             return Soft::gen_row(mode, rho, k, i, transposed, row);
         }
         // SAFETY: as for `ntt`.
-        unsafe { avx2::gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
+        unsafe { four_lanes::gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
     }
 
     #[inline(always)]
@@ -96,21 +213,33 @@ impl Arith for Avx512 {
 
     #[inline(always)]
     fn decompress(p: &mut Poly, bytes: &[u8], d: usize) {
-        Soft::decompress(p, bytes, d)
+        // SAFETY: as for `ntt`.
+        unsafe {
+            match d {
+                1 => decompress_vbmi::<1>(p, bytes),
+                3 => decompress_vbmi::<3>(p, bytes),
+                4 => decompress_vbmi::<4>(p, bytes),
+                5 => decompress_vbmi::<5>(p, bytes),
+                9 => decompress_vbmi::<9>(p, bytes),
+                10 => decompress_vbmi::<10>(p, bytes),
+                11 => decompress_vbmi::<11>(p, bytes),
+                _ => Soft::decompress(p, bytes, d),
+            }
+        }
     }
 }
 
 fn runs() -> bool {
     let f = cpu::features();
-    f.avx2 && f.avx512_bw_vl()
+    f.avx2 && f.avx512_bw_vl() && f.avx512vbmi
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi")]
 fn keypair_tf<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
     kem::keypair::<P, Avx512>(mode, coins, pk, sk)
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi")]
 fn encapsulate_tf<P: Params>(
     mode: HashMode,
     pk: &[u8],
@@ -120,7 +249,7 @@ fn encapsulate_tf<P: Params>(
     kem::encapsulate::<P, Avx512>(mode, pk, coins, ct)
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi")]
 fn decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
     kem::decapsulate::<P, Avx512>(mode, sk, ct)
 }
@@ -150,4 +279,45 @@ pub fn encapsulate<P: Params>(
 pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
     // SAFETY: the features are checked first.
     runs().then(|| unsafe { decapsulate_tf::<P>(mode, sk, ct) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpacking_and_parsing_equal_portable() {
+        if !runs() {
+            return;
+        }
+        let mut x = 0x9e37_79b9u32;
+        let mut bytes = [0u8; 512];
+        for round in 0..64 {
+            for b in bytes.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                *b = x as u8;
+            }
+            for d in [1usize, 3, 4, 5, 9, 10, 11] {
+                let mut want = Poly::default();
+                let mut got = Poly::default();
+                Soft::decompress(&mut want, &bytes[..N * d / 8], d);
+                // The CPU check is above.
+                <Avx512 as Arith>::decompress(&mut got, &bytes[..N * d / 8], d);
+                assert_eq!(got, want, "d = {d}, round {round}");
+            }
+            for len in [480usize, 504] {
+                let mut want = Poly::default();
+                let mut got = Poly::default();
+                let ok_want = super::super::sampling::parse_fast(&bytes[..len], &mut want);
+                // SAFETY: the CPU check is above.
+                let ok_got = unsafe { parse_vbmi(&bytes[..len], &mut got) };
+                assert_eq!(ok_got, ok_want, "round {round}");
+                if ok_want {
+                    assert_eq!(got, want, "round {round}");
+                }
+            }
+        }
+    }
 }

@@ -146,7 +146,9 @@ impl ParamSet {
 
 /// The backends of Aigis-enc, best first.
 pub(crate) const CANDIDATES: &[Candidate] = &[
-    (Backend::Avx512, |f| f.avx512_bw_vl() && f.avx2),
+    (Backend::Avx512, |f| {
+        f.avx512_bw_vl() && f.avx512vbmi && f.avx2
+    }),
     (Backend::Avx2, |f| f.avx2),
     (Backend::Soft, |_| true),
 ];
