@@ -39,6 +39,11 @@ pub trait Arith {
     /// out[i] = CBD_{etas[i]}(PRF(seed, i)) for every i < etas.len(): the nonces of one
     /// operation are always 0, 1, 2, ...
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
+    /// Every coefficient to its representative in [0, q) (any i16 input).
+    #[inline(always)]
+    fn freeze(p: &mut Poly) {
+        p.freeze();
+    }
     /// Compress_d of canonical coefficients, packed at d bits.
     fn compress(out: &mut [u8], p: &Poly, d: usize);
     /// Unpack d-bit values and decompress (result in [0, q)).

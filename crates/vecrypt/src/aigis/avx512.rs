@@ -169,14 +169,24 @@ impl Arith for Avx512 {
             // SAFETY: as for `ntt`.
             return unsafe { avx2::gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()) };
         }
-        // A remainder of at most four entries goes through the four-lane Keccak rather
-        // than a mostly idle eight-lane one (k = 3: 8 + 1 entries).
-        let split = if n % 8 <= 4 { n - n % 8 } else { n };
+        // A remainder of one entry (k = 3: 8 + 1) is cheaper on the scalar Keccak, and one
+        // of two to four on four lanes, than on a mostly idle eight-lane permutation.
+        let rest = n % 8;
         let flat = a.as_flattened_mut();
         // SAFETY: as for `ntt`.
         unsafe {
-            gen_entries(rho, &jobs[..split], flat);
-            four_lanes::gen_entries(rho, &jobs[split..n], flat);
+            match rest {
+                0 | 5.. => gen_entries(rho, &jobs[..n], flat),
+                1 => {
+                    gen_entries(rho, &jobs[..n - 1], flat);
+                    let (x, y, at) = jobs[n - 1];
+                    parse_exact(HashMode::Shake, rho, x, y, &mut flat[at]);
+                }
+                _ => {
+                    gen_entries(rho, &jobs[..n - rest], flat);
+                    four_lanes::gen_entries(rho, &jobs[n - rest..n], flat);
+                }
+            }
         }
     }
 
@@ -204,6 +214,12 @@ impl Arith for Avx512 {
             // SAFETY: as for `ntt`.
             HashMode::Sm3 => unsafe { avx2::noise_sm3(seed, etas, out) },
         }
+    }
+
+    #[inline(always)]
+    fn freeze(p: &mut Poly) {
+        // SAFETY: as for `ntt`.
+        unsafe { avx2::freeze(p) }
     }
 
     #[inline(always)]

@@ -86,7 +86,7 @@ pub fn keypair<P: Params, A: Arith>(
         A::mul_acc(&mut t, &a[i][..k], s);
         A::invntt(&mut t);
         t.add_assign(&e[i]);
-        t.freeze();
+        A::freeze(&mut t);
         A::compress(
             &mut pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8],
             &t,
@@ -95,7 +95,7 @@ pub fn keypair<P: Params, A: Arith>(
     }
     pk[P::PK_POLYVEC_BYTES..P::PK_BYTES].copy_from_slice(&rho);
     for (i, p) in s.iter_mut().enumerate() {
-        p.freeze();
+        A::freeze(p);
         pack13(&mut sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES], p);
     }
     t.zeroize();
@@ -136,7 +136,7 @@ pub fn encrypt<P: Params, A: Arith>(
         A::mul_acc(&mut u.0[0], &at[i][..k], r);
         A::invntt(&mut u.0[0]);
         u.0[0].add_assign(&errors[i]);
-        u.0[0].freeze();
+        A::freeze(&mut u.0[0]);
         A::compress(
             &mut ct[i * N * P::D_U / 8..(i + 1) * N * P::D_U / 8],
             &u.0[0],
@@ -150,7 +150,7 @@ pub fn encrypt<P: Params, A: Arith>(
     from_msg(&mut v.0[1], m);
     let [v0, v1] = &mut v.0;
     v0.sub_assign(v1);
-    v0.freeze();
+    A::freeze(v0);
     A::compress(&mut ct[P::CT_U_BYTES..P::CT_BYTES], v0, P::D_V);
 }
 
@@ -177,6 +177,6 @@ pub fn decrypt<P: Params, A: Arith>(sk_poly: &[u8], ct: &[u8], m: &mut [u8; SEED
     A::decompress(&mut x.0[1], &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
     let [x0, x1] = &mut x.0;
     x0.sub_assign(x1);
-    x0.freeze();
+    A::freeze(x0);
     to_msg(m, x0);
 }
