@@ -7,7 +7,6 @@
 //! | matrix XOF | SHAKE128, 168-byte blocks | SM3(BE32(c) ‖ in), 32-byte blocks |
 //! | noise PRF | SHAKE256 | SM3(BE32(c) ‖ in) for c = 0, 1, ... |
 
-use sm3::{Digest, Sm3};
 use zeroize::Zeroize;
 
 use super::params::SEED_BYTES;
@@ -298,14 +297,171 @@ fn absorb_bytes<const RATE: usize>(state: &mut [u64; 25], at: &mut usize, mut da
     }
 }
 
-/// One SM3 digest of `BE32(counter) ‖ parts...`.
+/// One SM3 digest of `BE32(counter) ‖ parts...`. Never inlined: its state then lives in
+/// its own frame, only on the SM3 path, not in every caller's frame.
+#[inline(never)]
 pub fn sm3_counter_block(counter: u32, parts: &[&[u8]]) -> [u8; 32] {
-    let mut h = Sm3::new();
-    Digest::update(&mut h, counter.to_be_bytes());
+    let mut h = SmallSm3::new();
+    h.update(&counter.to_be_bytes());
     for p in parts {
-        Digest::update(&mut h, p);
+        h.update(p);
     }
-    h.finalize().into()
+    h.finalize()
+}
+
+/// SM3(BE32(counter) ‖ parts) for a message that fits one block (at most 55 bytes), written
+/// to `out`: one compression, no streaming state, the message built directly as the 16
+/// schedule words. The matrix and noise streams use it; it is never inlined so that its
+/// small frame is not part of theirs (the compact mode counts every byte).
+#[inline(never)]
+pub fn sm3_short_counter_block(counter: u32, parts: &[&[u8]], out: &mut [u8]) {
+    let mut w = [0u32; 16];
+    w[0] = counter;
+    let mut at = 4;
+    for p in parts {
+        for &b in p.iter() {
+            w[at / 4] |= u32::from(b) << (24 - 8 * (at % 4));
+            at += 1;
+        }
+    }
+    assert!(at < 56, "one block");
+    w[at / 4] |= 0x80 << (24 - 8 * (at % 4));
+    w[15] = (at * 8) as u32;
+    let v = sm3_rounds(SM3_IV, &mut w);
+    for ((o, x), iv) in out.chunks_exact_mut(4).zip(v).zip(SM3_IV) {
+        o.copy_from_slice(&(x ^ iv).to_be_bytes());
+    }
+    w.zeroize();
+}
+
+/// SM3 (GB/T 32905-2016) with the message schedule kept as a rolling window of 16 words
+/// instead of the 132 words of the textbook form: about 200 bytes of stack in all, which
+/// is what keeps the compact SM3 mode under 4 KiB. The multi-buffer code in `x86_sm3`
+/// does the bulk of the hashing in the vector backends.
+struct SmallSm3 {
+    v: [u32; 8],
+    block: [u8; 64],
+    filled: usize,
+    total: u64,
+}
+
+const SM3_IV: [u32; 8] = [
+    0x7380_166f,
+    0x4914_b2b9,
+    0x1724_42d7,
+    0xda8a_0600,
+    0xa96f_30bc,
+    0x1631_38aa,
+    0xe38d_ee4d,
+    0xb0fb_0e4e,
+];
+
+impl SmallSm3 {
+    fn new() -> Self {
+        SmallSm3 {
+            v: SM3_IV,
+            block: [0; 64],
+            filled: 0,
+            total: 0,
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        self.total += data.len() as u64;
+        while !data.is_empty() {
+            let take = (64 - self.filled).min(data.len());
+            self.block[self.filled..self.filled + take].copy_from_slice(&data[..take]);
+            self.filled += take;
+            data = &data[take..];
+            if self.filled == 64 {
+                sm3_compress(&mut self.v, &self.block);
+                self.filled = 0;
+            }
+        }
+    }
+
+    fn finalize(mut self) -> [u8; 32] {
+        let bits = self.total * 8;
+        self.block[self.filled] = 0x80;
+        self.block[self.filled + 1..].fill(0);
+        if self.filled >= 56 {
+            sm3_compress(&mut self.v, &self.block);
+            self.block.fill(0);
+        }
+        self.block[56..].copy_from_slice(&bits.to_be_bytes());
+        sm3_compress(&mut self.v, &self.block);
+        let mut out = [0u8; 32];
+        for (o, w) in out.chunks_exact_mut(4).zip(self.v) {
+            o.copy_from_slice(&w.to_be_bytes());
+        }
+        self.block.zeroize();
+        out
+    }
+}
+
+#[inline(always)]
+fn sm3_p0(x: u32) -> u32 {
+    x ^ x.rotate_left(9) ^ x.rotate_left(17)
+}
+
+#[inline(always)]
+fn sm3_p1(x: u32) -> u32 {
+    x ^ x.rotate_left(15) ^ x.rotate_left(23)
+}
+
+#[inline(never)]
+fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
+    let mut w = [0u32; 16];
+    for (wi, b) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *wi = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    let out = sm3_rounds(*v, &mut w);
+    for (vi, x) in v.iter_mut().zip(out) {
+        *vi ^= x;
+    }
+    w.zeroize();
+}
+
+/// The 64 rounds from chaining value `v` over the message words `w` (overwritten by the
+/// rolling schedule); the caller XORs the result into `v`.
+#[inline(always)]
+fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
+    for j in 0..64 {
+        // Slot (j + 4) mod 16 holds W[j - 12] and becomes W[j + 4], which needs it.
+        let next = j + 4;
+        if next >= 16 {
+            let at = |i: usize| w[i % 16];
+            w[next % 16] = sm3_p1(at(next - 16) ^ at(next - 9) ^ at(next - 3).rotate_left(15))
+                ^ at(next - 13).rotate_left(7)
+                ^ at(next - 6);
+        }
+        let wj = w[j % 16];
+        let wj4 = w[next % 16];
+        let t: u32 = if j < 16 { 0x79cc_4519 } else { 0x7a87_9d8a };
+        let a12 = a.rotate_left(12);
+        let ss1 = a12
+            .wrapping_add(e)
+            .wrapping_add(t.rotate_left((j % 32) as u32))
+            .rotate_left(7);
+        let ss2 = ss1 ^ a12;
+        let (ff, gg) = if j < 16 {
+            (a ^ b ^ c, e ^ f ^ g)
+        } else {
+            ((a & b) | (a & c) | (b & c), (e & f) | (!e & g))
+        };
+        let tt1 = ff.wrapping_add(d).wrapping_add(ss2).wrapping_add(wj ^ wj4);
+        let tt2 = gg.wrapping_add(h).wrapping_add(ss1).wrapping_add(wj);
+        d = c;
+        c = b.rotate_left(9);
+        b = a;
+        a = tt1;
+        h = g;
+        g = f.rotate_left(19);
+        f = e;
+        e = sm3_p0(tt2);
+    }
+    [a, b, c, d, e, f, g, h]
 }
 
 /// H: 32 bytes from the concatenation of `parts`.
@@ -393,7 +549,7 @@ impl NoiseStream {
             } => {
                 for o in out.iter_mut() {
                     if *used == SM3_RATE {
-                        *block = sm3_counter_block(*counter, &[input]);
+                        sm3_short_counter_block(*counter, &[input], block);
                         *counter += 1;
                         *used = 0;
                     }
@@ -441,12 +597,13 @@ impl MatrixXof {
     }
 
     /// Squeezes whole blocks into `out` (a multiple of the rate long).
+    #[inline(always)]
     pub fn squeeze(&mut self, out: &mut [u8]) {
         match self {
             MatrixXof::Shake(x) => x.squeeze(out),
             MatrixXof::Sm3 { input, counter } => {
                 for chunk in out.chunks_mut(SM3_RATE) {
-                    chunk.copy_from_slice(&sm3_counter_block(*counter, &[input]));
+                    sm3_short_counter_block(*counter, &[input], chunk);
                     *counter += 1;
                 }
             }
@@ -538,11 +695,33 @@ mod tests {
     }
 
     #[test]
+    fn short_counter_blocks_equal_the_streaming_form() {
+        for len in [0usize, 1, 33, 34, 51] {
+            let data = [0xa5u8; 51];
+            let mut short = [0u8; 32];
+            sm3_short_counter_block(7, &[&data[..len]], &mut short);
+            assert_eq!(short, sm3_counter_block(7, &[&data[..len]]), "{len} bytes");
+        }
+    }
+
+    #[test]
     fn sm3_known_answer() {
         // GB/T 32905-2016 example 1: SM3("abc").
-        let mut h = Sm3::new();
-        Digest::update(&mut h, b"abc");
-        let d: [u8; 32] = h.finalize().into();
-        assert_eq!(d[..4], [0x66, 0xc7, 0xf0, 0xf4]);
+        let mut h = SmallSm3::new();
+        h.update(b"abc");
+        assert_eq!(h.finalize()[..4], [0x66, 0xc7, 0xf0, 0xf4]);
+    }
+
+    #[test]
+    fn small_sm3_matches_the_sm3_crate() {
+        use sm3::Digest as _;
+        let data: Vec<u8> = (0..1200u32).map(|i| (i * 131 + 7) as u8).collect();
+        for len in (0..=200).chain([255, 256, 447, 448, 896, 1200]) {
+            let msg = &data[..len];
+            let mut h = SmallSm3::new();
+            h.update(&msg[..len / 3]);
+            h.update(&msg[len / 3..]);
+            assert_eq!(h.finalize()[..], sm3::Sm3::digest(msg)[..], "{len} bytes");
+        }
     }
 }
