@@ -44,6 +44,15 @@ pub trait Arith {
     fn freeze(p: &mut Poly) {
         p.freeze();
     }
+    /// A secret-key polynomial: 13-bit values (a malformed key may hold up to 8191),
+    /// unpacked and reduced below q in absolute value.
+    #[inline(always)]
+    fn unpack_sk(p: &mut Poly, bytes: &[u8]) {
+        super::poly::unpack13(p, bytes);
+        for x in p.0.iter_mut() {
+            *x = super::reduce::barrett_reduce(*x);
+        }
+    }
     /// Compress_d of canonical coefficients, packed at d bits.
     fn compress(out: &mut [u8], p: &Poly, d: usize);
     /// Unpack d-bit values and decompress (result in [0, q)).

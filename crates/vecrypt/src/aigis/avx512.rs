@@ -78,6 +78,24 @@ impl<const D: usize> Gather<D> {
     }
 }
 
+/// Unpacks 256 13-bit values of a secret key and reduces them to [0, q).
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[inline]
+fn unpack_sk_vbmi(p: &mut Poly, bytes: &[u8]) {
+    assert!(bytes.len() >= N * 13 / 8);
+    for (step, out) in p.0.chunks_exact_mut(16).enumerate() {
+        // SAFETY: the masked load reads only bytes[26 step .. 26 (step + 1)], which exist
+        // by the assertion above.
+        let src = unsafe {
+            _mm512_maskz_loadu_epi8((1u64 << 26) - 1, bytes.as_ptr().add(26 * step).cast())
+        };
+        let y = _mm512_cvtepi32_epi16(Gather::<13>::values(src));
+        // SAFETY: `out` is 16 values, 32 writable bytes.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), y) };
+    }
+    avx2::freeze(p);
+}
+
 /// Unpacks 256 D-bit values and decompresses them: (y q + 2^(D-1)) >> D.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
 #[inline]
@@ -217,6 +235,12 @@ impl Arith for Avx512 {
     }
 
     #[inline(always)]
+    fn unpack_sk(p: &mut Poly, bytes: &[u8]) {
+        // SAFETY: as for `ntt`.
+        unsafe { unpack_sk_vbmi(p, bytes) }
+    }
+
+    #[inline(always)]
     fn freeze(p: &mut Poly) {
         // SAFETY: as for `ntt`.
         unsafe { avx2::freeze(p) }
@@ -323,6 +347,12 @@ mod tests {
                 <Avx512 as Arith>::decompress(&mut got, &bytes[..N * d / 8], d);
                 assert_eq!(got, want, "d = {d}, round {round}");
             }
+            let mut want = Poly::default();
+            let mut got = Poly::default();
+            Soft::unpack_sk(&mut want, &bytes[..416]);
+            <Avx512 as Arith>::unpack_sk(&mut got, &bytes[..416]);
+            want.freeze();
+            assert_eq!(got, want, "sk, round {round}");
             for len in [480usize, 504] {
                 let mut want = Poly::default();
                 let mut got = Poly::default();

@@ -10,8 +10,7 @@ use zeroize::Zeroize;
 use super::arith::{Arith, Matrix};
 use super::hash::{HashMode, hash_g};
 use super::params::{MAX_K, N, POLY_BYTES, Params, SEED_BYTES};
-use super::poly::{Poly, from_msg, pack13, to_msg, unpack13};
-use super::reduce::barrett_reduce;
+use super::poly::{Poly, from_msg, pack13, to_msg};
 
 /// The most noise polynomials one operation samples (2k + 1).
 pub const MAX_NOISE: usize = 2 * MAX_K + 1;
@@ -160,11 +159,7 @@ pub fn decrypt<P: Params, A: Arith>(sk_poly: &[u8], ct: &[u8], m: &mut [u8; SEED
     let k = P::K;
     let mut s = Secret::<MAX_K>::default();
     for (i, p) in s.0.iter_mut().enumerate().take(k) {
-        unpack13(p, &sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES]);
-        // A malformed key may hold 13-bit values up to 8191: bring them below q.
-        for x in p.0.iter_mut() {
-            *x = barrett_reduce(*x);
-        }
+        A::unpack_sk(p, &sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES]);
     }
     let mut u = [Poly::default(); MAX_K];
     for (i, p) in u.iter_mut().enumerate().take(k) {
