@@ -361,6 +361,37 @@ pub fn freeze(p: &mut Poly) {
     freeze_all_i16(&mut p.0);
 }
 
+/// CBD_eta(buf) into `p`: eta = 4 (popcount of the low nibble minus that of the high
+/// one, for every byte) with nibble look-ups, 32 coefficients per step; the other widths
+/// through the portable code.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn cbd_vec(p: &mut Poly, buf: &[u8], eta: usize) {
+    if eta != 4 {
+        return cbd(p, buf, eta);
+    }
+    assert!(buf.len() >= noise_bytes(4));
+    let popcounts = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    for (bytes, out) in buf.chunks_exact(32).zip(p.0.chunks_exact_mut(32)) {
+        // SAFETY: 32 readable bytes.
+        let b = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+        let lo = _mm256_shuffle_epi8(popcounts, _mm256_and_si256(b, low));
+        let hi = _mm256_shuffle_epi8(popcounts, _mm256_and_si256(_mm256_srli_epi16::<4>(b), low));
+        let d = _mm256_sub_epi8(lo, hi);
+        let first = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(d));
+        let second = _mm256_cvtepi8_epi16(_mm256_extracti128_si256::<1>(d));
+        // SAFETY: `out` is 32 values, 64 writable bytes.
+        unsafe {
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), first);
+            _mm256_storeu_si256(out.as_mut_ptr().add(16).cast(), second);
+        }
+    }
+}
+
 /// Matrix and noise sampling over W Keccak lanes; instantiated for 4 lanes here and for 8
 /// in the AVX-512 backend.
 macro_rules! lane_sampling {
@@ -409,7 +440,7 @@ macro_rules! lane_sampling {
                     }
                 }
                 for ((&e, p), buf) in es.iter().zip(ps.iter_mut()).zip(bufs.iter()) {
-                    cbd(p, &buf[..noise_bytes(e)], e);
+                    $crate::aigis::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
                 }
             }
             zeroize::Zeroize::zeroize(&mut bufs);
@@ -475,7 +506,7 @@ pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         digests.zeroize();
     }
     for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.iter()) {
-        cbd(p, &buf[..noise_bytes(e)], e);
+        cbd_vec(p, &buf[..noise_bytes(e)], e);
     }
     bufs.zeroize();
 }
@@ -723,6 +754,26 @@ mod tests {
         for (a, r) in (i16::MIN..=i16::MAX).zip(all) {
             assert!(r.abs() < Q, "{a} -> {r}");
             assert_eq!(freeze(a), freeze(r));
+        }
+    }
+
+    #[test]
+    fn vector_cbd_equals_portable() {
+        if !runs() {
+            return;
+        }
+        for eta in [1usize, 2, 3, 4, 8] {
+            for seed in 0..16u32 {
+                let buf: Vec<u8> = (0..noise_bytes(eta) as u32)
+                    .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) as u8)
+                    .collect();
+                let mut want = Poly::default();
+                let mut got = Poly::default();
+                cbd(&mut want, &buf, eta);
+                // SAFETY: AVX2 was checked above.
+                unsafe { cbd_vec(&mut got, &buf, eta) };
+                assert_eq!(got, want, "eta {eta}, seed {seed}");
+            }
         }
     }
 

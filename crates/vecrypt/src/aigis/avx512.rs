@@ -8,7 +8,7 @@ use core::arch::x86_64::*;
 
 use super::arith::{Arith, Matrix};
 use super::avx2::{self, lane_sampling, matrix_jobs, row_jobs};
-use super::cbd::{cbd, noise_bytes};
+use super::cbd::noise_bytes;
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
 use super::kem;
 use super::params::{MAX_K, Params, SEED_BYTES};
