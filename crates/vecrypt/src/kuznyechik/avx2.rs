@@ -16,7 +16,10 @@
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
-use super::consts::{ELL, affine_matrix, gf_mul};
+use super::consts::{
+    ELL, PHI as TO_AES_FIELD, PHI_INV as FROM_AES_FIELD, affine_matrix, gf_mul, matrix_of,
+    phi_columns,
+};
 use crate::cpu::Features;
 
 /// Blocks per batch: one byte of each in every lane of a YMM register.
@@ -612,11 +615,115 @@ macro_rules! for_each_batch {
     }};
 }
 
+/// Below this many blocks the GFNI entry points run blocks two at a time instead of as a
+/// sliced batch, which costs as much as 32 blocks: the chained modes pass one block.
+const SMALL_BLOCKS: usize = 8;
+
+/// The columns of L and L⁻¹ carried into the AES field, where each product is one
+/// GF2P8MULB, and the field maps as GF2P8AFFINEQB matrices.
+const L_COLUMNS_AES: [[u8; 16]; 16] = phi_columns(false);
+const L_INV_COLUMNS_AES: [[u8; 16]; 16] = phi_columns(true);
+const TO_AES_MATRIX: u64 = matrix_of(&TO_AES_FIELD);
+const FROM_AES_MATRIX: u64 = matrix_of(&FROM_AES_FIELD);
+
+/// L (or L⁻¹, by its columns) on the block in each 128-bit lane: byte `k` of the block,
+/// spread over the lane, times column `k`, summed, all in the AES field.
+#[inline(always)]
+unsafe fn lane_linear(x: __m256i, columns: &[__m256i; 16]) -> __m256i {
+    // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
+    unsafe {
+        let y = _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(TO_AES_MATRIX as i64));
+        // A plain loop rather than `array::from_fn`: its closure would not inherit the
+        // target features, and every intrinsic would become a call.
+        let mut level = [y; 16];
+        for (k, (product, column)) in level.iter_mut().zip(columns).enumerate() {
+            let spread = _mm256_shuffle_epi8(y, _mm256_set1_epi8(k as i8));
+            *product = _mm256_gf2p8mul_epi8(spread, *column);
+        }
+        let mut width = 16;
+        while width > 1 {
+            width /= 2;
+            for i in 0..width {
+                level[i] = xor(level[i], level[i + width]);
+            }
+        }
+        _mm256_gf2p8affine_epi64_epi8::<0>(level[0], _mm256_set1_epi64x(FROM_AES_MATRIX as i64))
+    }
+}
+
+/// Round key `i` in both lanes, loaded where it is used.
+#[inline(always)]
+unsafe fn lane_key(rk: &RoundKeys, i: usize) -> __m256i {
+    // SAFETY: AVX2 is enabled by the caller; the load reads one 16-byte round key.
+    unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(rk.0[i].as_ptr().cast())) }
+}
+
+/// Two blocks (one per lane) through the cipher, with GFNI.
+#[inline(always)]
+unsafe fn lane_blocks<const DECRYPT: bool>(
+    mut x: __m256i,
+    rk: &RoundKeys,
+    t: &Tables,
+    columns: &[__m256i; 16],
+) -> __m256i {
+    // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
+    unsafe {
+        if DECRYPT {
+            x = xor(x, lane_key(rk, 9));
+            for round in (0..9).rev() {
+                x = lane_linear(x, columns);
+                x = xor(substitute_inverse::<true>(x, t), lane_key(rk, round));
+            }
+        } else {
+            for round in 0..9 {
+                x = substitute::<true>(xor(x, lane_key(rk, round)), t);
+                x = lane_linear(x, columns);
+            }
+            x = xor(x, lane_key(rk, 9));
+        }
+        x
+    }
+}
+
+/// Whole blocks two at a time, the odd last one alone in the low lane.
+#[inline(always)]
+unsafe fn small_body<const DECRYPT: bool>(rk: &RoundKeys, buf: &mut [u8]) {
+    // SAFETY: AVX2 and GFNI are enabled by the caller. Pairs read and write the 32 bytes of
+    // their chunk; the last block reads and writes its 16 bytes.
+    unsafe {
+        let t = tables(DECRYPT);
+        let source = if DECRYPT {
+            &L_INV_COLUMNS_AES
+        } else {
+            &L_COLUMNS_AES
+        };
+        let mut columns = [_mm256_setzero_si256(); 16];
+        for (c, row) in columns.iter_mut().zip(source) {
+            *c = broadcast16(row);
+        }
+        let mut pairs = buf.chunks_exact_mut(32);
+        for pair in &mut pairs {
+            let x = _mm256_loadu_si256(pair.as_ptr().cast());
+            let y = lane_blocks::<DECRYPT>(x, rk, &t, &columns);
+            _mm256_storeu_si256(pair.as_mut_ptr().cast(), y);
+        }
+        let last = pairs.into_remainder();
+        if last.len() == 16 {
+            let x = _mm256_zextsi128_si256(_mm_loadu_si128(last.as_ptr().cast()));
+            let y = lane_blocks::<DECRYPT>(x, rk, &t, &columns);
+            _mm_storeu_si128(last.as_mut_ptr().cast(), _mm256_castsi256_si128(y));
+        }
+    }
+}
+
 #[inline(always)]
 unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: AVX2 (and GFNI when `GFNI`) is enabled by the caller; the helpers only touch registers and
     // arrays whose bounds they check by type.
     unsafe {
+        if GFNI && buf.len() < 16 * SMALL_BLOCKS {
+            return small_body::<false>(rk, buf);
+        }
         let t = tables(false);
         for_each_batch!(buf, |batch| {
             let mut s = load(batch);
@@ -630,6 +737,9 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_body`.
     unsafe {
+        if GFNI && buf.len() < 16 * SMALL_BLOCKS {
+            return small_body::<true>(rk, buf);
+        }
         let t = tables(true);
         for_each_batch!(buf, |batch| {
             let mut s = load(batch);
@@ -822,9 +932,20 @@ mod tests {
             *k = (i as u8).wrapping_mul(151).wrapping_add(7);
         }
         let rk = RoundKeys(rk);
-        let data: Vec<u8> = (0..16 * 45).map(|i| (i as u8).wrapping_mul(29)).collect();
+        // One to nine blocks cross from the per-block path to the batches; 45 is one batch
+        // and a partial one.
+        for blocks in (1..=9).chain([45]) {
+            check_paths(&rk, blocks);
+        }
+    }
+
+    fn check_paths(rk: &RoundKeys, blocks: usize) {
+        let f = crate::cpu::features();
+        let data: Vec<u8> = (0..16 * blocks)
+            .map(|i| (i as u8).wrapping_mul(29))
+            .collect();
         let mut want = data.clone();
-        super::super::soft::encrypt_blocks(&rk, &mut want);
+        super::super::soft::encrypt_blocks(rk, &mut want);
         let mut paths: Vec<(&str, bool)> = vec![("shuffles", false)];
         if f.gfni {
             paths.push(("gfni", true));
@@ -834,38 +955,42 @@ mod tests {
             // SAFETY: AVX2 (and GFNI for that path) was checked above.
             unsafe {
                 if gfni {
-                    encrypt_gfni(&rk, &mut b)
+                    encrypt_gfni(rk, &mut b)
                 } else {
-                    encrypt_shuffles(&rk, &mut b)
+                    encrypt_shuffles(rk, &mut b)
                 }
             };
-            assert_eq!(b, want, "{name} encrypt");
+            assert_eq!(b, want, "{name} encrypt, {blocks} blocks");
             // SAFETY: as above.
             unsafe {
                 if gfni {
-                    decrypt_gfni(&rk, &mut b)
+                    decrypt_gfni(rk, &mut b)
                 } else {
-                    decrypt_shuffles(&rk, &mut b)
+                    decrypt_shuffles(rk, &mut b)
                 }
             };
-            assert_eq!(b, data, "{name} decrypt");
+            assert_eq!(b, data, "{name} decrypt, {blocks} blocks");
             let mut counter = [0xffu8; 16];
             let mut c = data.clone();
             // SAFETY: as above.
             unsafe {
                 if gfni {
-                    ctr_gfni(&rk, &mut counter, &mut c)
+                    ctr_gfni(rk, &mut counter, &mut c)
                 } else {
-                    ctr_shuffles(&rk, &mut counter, &mut c)
+                    ctr_shuffles(rk, &mut counter, &mut c)
                 }
             };
-            let mut stream: Vec<u8> = (0..45u128)
+            let mut stream: Vec<u8> = (0..blocks as u128)
                 .flat_map(|i| u128::MAX.wrapping_add(i).to_be_bytes())
                 .collect();
-            super::super::soft::encrypt_blocks(&rk, &mut stream);
+            super::super::soft::encrypt_blocks(rk, &mut stream);
             let expect: Vec<u8> = data.iter().zip(&stream).map(|(a, b)| a ^ b).collect();
             assert_eq!(c, expect, "{name} ctr");
-            assert_eq!(counter, 44u128.to_be_bytes(), "{name} counter");
+            assert_eq!(
+                counter,
+                (blocks as u128 - 1).to_be_bytes(),
+                "{name} counter"
+            );
         }
     }
 }
