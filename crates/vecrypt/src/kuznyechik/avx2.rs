@@ -2,17 +2,24 @@
 //!
 //! The layout and the R-step ring are those of the AVX-512 backend, on YMM registers (one
 //! byte of 32 blocks each). Without VPERMI2B and GF2P8AFFINEQB:
-//! - S reads all sixteen 16-entry rows of π with VPSHUFB, indexed by the low nibble, and
-//!   picks the row by the high nibble: VPSHUFB gives zero where the index has its top bit
-//!   set, so rows 0-7 looked up with `x` and rows 8-15 with `x ^ 0x80` cover disjoint lanes;
-//!   within each half a tree of VPBLENDVB on bits 4, 5 and 6 chooses among the eight rows.
-//! - A multiplication by a constant is two VPSHUFB lookups, one per nibble, XORed; where the
-//!   CPU has GFNI (as many without AVX-512 do) it is one GF2P8AFFINEQB on YMM instead.
+//! - S follows the structure of π found by Biryukov, Perrin and Udovenko ("Reverse-Engineering
+//!   the S-Box of Streebog, Kuznyechik and STRIBOBr1", Eurocrypt 2016): a linear map, two
+//!   4-bit halves combined through GF(16) products and 4-bit permutations, another linear map.
+//!   Every 4-bit map is one VPSHUFB; a product of two variable nibbles is a sum of logarithms
+//!   (VPADDB, reduced mod 15 by VPMINUB) and one VPSHUFB of an exponential table, zero handled
+//!   by the VPSHUFB rule that an index with its top bit set gives zero. About 25 instructions
+//!   per register instead of the 16 row lookups and 14 blends of a plain 256-entry table.
+//! - A multiplication by a constant (and the linear maps of S) is two VPSHUFB lookups, one per
+//!   nibble, XORed; where the CPU has GFNI (as many without AVX-512 do) it is one
+//!   GF2P8AFFINEQB on YMM instead.
 
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
-use super::consts::{ELL, PI, PI_INV, affine_matrix, gf_mul};
+use super::consts::{
+    ELL, PHI as TO_AES_FIELD, PHI_INV as FROM_AES_FIELD, affine_matrix, gf_mul, matrix_of,
+    phi_columns,
+};
 use crate::cpu::Features;
 
 /// Blocks per batch: one byte of each in every lane of a YMM register.
@@ -57,16 +64,213 @@ const MATRICES: [u64; 7] = {
     m
 };
 
+/// The 4-bit maps of the decomposition of π (facts from the paper cited above).
+const NU0: [u8; 16] = [2, 5, 3, 11, 6, 9, 14, 10, 0, 4, 15, 1, 8, 13, 12, 7];
+const NU1: [u8; 16] = [7, 6, 12, 9, 0, 15, 8, 1, 4, 5, 11, 14, 13, 2, 3, 10];
+const SIGMA: [u8; 16] = [12, 13, 0, 4, 8, 11, 10, 14, 3, 9, 5, 2, 15, 1, 6, 7];
+const PHI: [u8; 16] = [11, 2, 11, 8, 12, 4, 1, 12, 6, 3, 5, 8, 14, 3, 6, 11];
+/// The linear maps α (applied first) and ω (applied last), one row per output bit from the
+/// most significant: output bit `7 - y` is the parity of `row[y] & input`.
+const ALPHA_ROWS: [u8; 8] = [0x08, 0x41, 0x43, 0xef, 0x8a, 0x44, 0x1a, 0x20];
+const OMEGA_ROWS: [u8; 8] = [0x0a, 0x04, 0x20, 0x9a, 0x08, 0x44, 0x82, 0x01];
+
+/// Product in GF(16) modulo x^4 + x^3 + 1.
+const fn gf16_mul(mut a: u8, mut b: u8) -> u8 {
+    let mut r = 0;
+    while b != 0 {
+        if b & 1 != 0 {
+            r ^= a;
+        }
+        a <<= 1;
+        if a & 0x10 != 0 {
+            a ^= 0x19;
+        }
+        b >>= 1;
+    }
+    r
+}
+
+/// Powers of the generator x of GF(16)*: `EXP[d] = x^d` for d < 15; entry 15 is never read.
+const EXP: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut v = 1;
+    let mut d = 0;
+    while d < 15 {
+        t[d] = v;
+        v = gf16_mul(v, 2);
+        d += 1;
+    }
+    t
+};
+
+/// Marks a logarithm of zero: it keeps the top bit set through the additions and the
+/// reduction below, so the exponential lookup gives zero.
+const LOG_OF_ZERO: u8 = 0xf0;
+
+/// `LOG[v] = d` with `x^d = v`, and [`LOG_OF_ZERO`] for zero.
+const LOG: [u8; 16] = {
+    let mut t = [LOG_OF_ZERO; 16];
+    let mut d = 0;
+    while d < 15 {
+        t[EXP[d] as usize] = d as u8;
+        d += 1;
+    }
+    t
+};
+
+const fn map16(f: &[u8; 16], g: &[u8; 16]) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = f[g[i] as usize];
+        i += 1;
+    }
+    t
+}
+
+const fn invert16(f: &[u8; 16]) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[f[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+}
+
+/// The logarithm of the inverse, `(15 - log v) mod 15`, for the non-zero entries of `f`;
+/// [`LOG_OF_ZERO`] where `f` is zero.
+const fn neg_log_of(f: &[u8; 16]) -> [u8; 16] {
+    let mut t = [LOG_OF_ZERO; 16];
+    let mut i = 0;
+    while i < 16 {
+        if f[i] != 0 {
+            t[i] = (15 - LOG[f[i] as usize]) % 15;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// `f(x^d) ^ f(0)` for d < 15, so that a zero lookup (top bit set) plus `f(0)` gives f(0).
+const fn after_exp(f: &[u8; 16]) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut d = 0;
+    while d < 15 {
+        t[d] = f[EXP[d] as usize] ^ f[0];
+        d += 1;
+    }
+    t
+}
+
+const fn apply_rows(rows: &[u8; 8], x: u8) -> u8 {
+    let mut out = 0;
+    let mut y = 0;
+    while y < 8 {
+        out |= (((rows[y] & x).count_ones() & 1) as u8) << (7 - y);
+        y += 1;
+    }
+    out
+}
+
+const fn linear_table(rows: &[u8; 8]) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = apply_rows(rows, x as u8);
+        x += 1;
+    }
+    t
+}
+
+const fn invert256(f: &[u8; 256]) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[f[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+}
+
+/// A linear map of bytes as a GF2P8AFFINEQB matrix (the row of output bit `i` in byte
+/// `7 - i`) and as the two nibble tables of the shuffle path, `low[i] = f(i) ^ constant` and
+/// `high[i] = f(i << 4)`; the constant is the one GF2P8AFFINEQB adds by its immediate.
+struct LinearMap {
+    matrix: u64,
+    low: [u8; 16],
+    high: [u8; 16],
+}
+
+const fn linear_map(f: &[u8; 256], constant: u8) -> LinearMap {
+    let mut m = LinearMap {
+        matrix: 0,
+        low: [0; 16],
+        high: [0; 16],
+    };
+    let mut bit = 0;
+    while bit < 8 {
+        let mut row = 0u8;
+        let mut j = 0;
+        while j < 8 {
+            row |= ((f[1 << j] >> bit) & 1) << j;
+            j += 1;
+        }
+        m.matrix |= (row as u64) << (8 * (7 - bit));
+        bit += 1;
+    }
+    let mut i = 0;
+    while i < 16 {
+        m.low[i] = f[i] ^ constant;
+        m.high[i] = f[i << 4];
+        i += 1;
+    }
+    m
+}
+
+const ALPHA: [u8; 256] = linear_table(&ALPHA_ROWS);
+const OMEGA: [u8; 256] = linear_table(&OMEGA_ROWS);
+/// The forward S-box ends with ω of a low nibble that the kernel keeps XORed with σ(0).
+const OMEGA_OF_SIGMA0: u8 = OMEGA[SIGMA[0] as usize];
+const FORWARD_IN: LinearMap = linear_map(&ALPHA, 0);
+const FORWARD_OUT: LinearMap = linear_map(&OMEGA, OMEGA_OF_SIGMA0);
+const INVERSE_IN: LinearMap = linear_map(&invert256(&OMEGA), 0);
+const INVERSE_OUT: LinearMap = linear_map(&invert256(&ALPHA), 0);
+
+/// The six nibble tables of π, in the order [`substitute`] reads them.
+const FORWARD_NIBBLES: [[u8; 16]; 6] = [
+    LOG,
+    neg_log_of(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]),
+    after_exp(&NU1),
+    NU0,
+    map16(&LOG, &PHI),
+    after_exp(&SIGMA),
+];
+/// The six nibble tables of π⁻¹, in the order [`substitute_inverse`] reads them.
+const INVERSE_NIBBLES: [[u8; 16]; 6] = [
+    map16(&LOG, &invert16(&SIGMA)),
+    neg_log_of(&PHI),
+    EXP,
+    map16(&LOG, &invert16(&NU1)),
+    invert16(&NU0),
+    [0; 16],
+];
+
 /// The public constants of one direction and the broadcast round keys.
 struct Tables {
-    /// Row `h` of the S-box (entries `16h..16h+16`) in both lanes.
-    rows: [__m256i; 16],
+    /// The nibble tables of the S-box of this direction.
+    nibbles: [__m256i; 6],
+    /// The linear maps before and after the nibble layer, as matrices and nibble tables.
+    map_in: [__m256i; 3],
+    map_out: [__m256i; 3],
     /// Low-nibble and high-nibble product tables per coefficient.
     mul: [[__m256i; 2]; 7],
     /// The same multiplications as GF2P8AFFINEQB matrices.
     affine: [__m256i; 7],
     low_nibble: __m256i,
-    top_bit: __m256i,
+    fifteen: __m256i,
+    /// ν1(0), restored after a lookup that gave zero for a zero product.
+    nu1_of_zero: __m256i,
 }
 
 #[inline(always)]
@@ -79,19 +283,39 @@ unsafe fn broadcast16(row: &[u8]) -> __m256i {
 }
 
 #[inline(always)]
-unsafe fn tables(sbox: &[u8; 256]) -> Tables {
+unsafe fn linear_registers(m: &LinearMap) -> [__m256i; 3] {
+    // SAFETY: AVX2 is enabled by the caller.
+    unsafe {
+        [
+            _mm256_set1_epi64x(m.matrix as i64),
+            broadcast16(&m.low),
+            broadcast16(&m.high),
+        ]
+    }
+}
+
+#[inline(always)]
+unsafe fn tables(inverse: bool) -> Tables {
     // SAFETY: AVX2 is enabled by the caller; the helpers only read whole rows.
     unsafe {
         let zero = _mm256_setzero_si256();
+        let (nibbles, map_in, map_out) = if inverse {
+            (&INVERSE_NIBBLES, &INVERSE_IN, &INVERSE_OUT)
+        } else {
+            (&FORWARD_NIBBLES, &FORWARD_IN, &FORWARD_OUT)
+        };
         let mut t = Tables {
-            rows: [zero; 16],
+            nibbles: [zero; 6],
+            map_in: linear_registers(map_in),
+            map_out: linear_registers(map_out),
             mul: [[zero; 2]; 7],
             affine: [zero; 7],
             low_nibble: _mm256_set1_epi8(0x0f),
-            top_bit: _mm256_set1_epi8(-128),
+            fifteen: _mm256_set1_epi8(15),
+            nu1_of_zero: _mm256_set1_epi8(NU1[0] as i8),
         };
-        for h in 0..16 {
-            t.rows[h] = broadcast16(&sbox[16 * h..16 * h + 16]);
+        for (r, n) in t.nibbles.iter_mut().zip(nibbles) {
+            *r = broadcast16(n);
         }
         for (a, m) in t.affine.iter_mut().zip(MATRICES) {
             *a = _mm256_set1_epi64x(m as i64);
@@ -110,40 +334,97 @@ unsafe fn xor(a: __m256i, b: __m256i) -> __m256i {
     unsafe { _mm256_xor_si256(a, b) }
 }
 
-/// Rows `rows[0..8]` looked up with `index`, the one for bits 6..4 of `x` kept.
+/// A linear map of every byte: GF2P8AFFINEQB with the map's constant as immediate, or two
+/// nibble lookups (the constant is in the low table).
 #[inline(always)]
-unsafe fn eight_rows(rows: &[__m256i], index: __m256i, bits: [__m256i; 3]) -> __m256i {
-    // SAFETY: register-only AVX2 operations, enabled by the caller.
+unsafe fn linear<const GFNI: bool, const CONSTANT: i32>(
+    x: __m256i,
+    m: &[__m256i; 3],
+    low_nibble: __m256i,
+) -> __m256i {
+    // SAFETY: register-only AVX2 (and, when `GFNI`, GFNI) operations, enabled by the caller.
     unsafe {
-        let pick = |a: usize, b: usize| {
-            _mm256_blendv_epi8(
-                _mm256_shuffle_epi8(rows[a], index),
-                _mm256_shuffle_epi8(rows[b], index),
-                bits[0],
-            )
-        };
-        let (r0, r1, r2, r3) = (pick(0, 1), pick(2, 3), pick(4, 5), pick(6, 7));
-        let q0 = _mm256_blendv_epi8(r0, r1, bits[1]);
-        let q1 = _mm256_blendv_epi8(r2, r3, bits[1]);
-        _mm256_blendv_epi8(q0, q1, bits[2])
+        if GFNI {
+            return _mm256_gf2p8affine_epi64_epi8::<CONSTANT>(x, m[0]);
+        }
+        let low = _mm256_and_si256(x, low_nibble);
+        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(x), low_nibble);
+        xor(
+            _mm256_shuffle_epi8(m[1], low),
+            _mm256_shuffle_epi8(m[2], high),
+        )
     }
 }
 
-/// The 256-entry lookup on every byte of `x`, reading every row.
+/// `d mod 15` for d in 0..29; values with the top bit set (a logarithm of zero) stay >= 0x80.
 #[inline(always)]
-unsafe fn substitute(x: __m256i, t: &Tables) -> __m256i {
+unsafe fn mod15(d: __m256i, fifteen: __m256i) -> __m256i {
     // SAFETY: register-only AVX2 operations, enabled by the caller.
+    unsafe { _mm256_min_epu8(d, _mm256_sub_epi8(d, fifteen)) }
+}
+
+/// The low nibble `l' ‖ r'` of each byte joined back: `(high << 4) | low`, both below 16.
+#[inline(always)]
+unsafe fn join(high: __m256i, low: __m256i) -> __m256i {
+    // SAFETY: register-only AVX2 operations, enabled by the caller. `high` < 16 in every
+    // byte, so the 16-bit shift moves no bit into the next byte.
+    unsafe { _mm256_or_si256(_mm256_slli_epi16::<4>(high), low) }
+}
+
+/// π on every byte of `x`: (l, r) = α(x); l' = ν0(l) if r = 0, else ν1(l ⊙ r⁻¹);
+/// r' = σ(r ⊙ φ(l')); π(x) = ω(l' ‖ r'). Products as sums of logarithms.
+#[inline(always)]
+unsafe fn substitute<const GFNI: bool>(x: __m256i, t: &Tables) -> __m256i {
+    // SAFETY: register-only AVX2 (and GFNI when `GFNI`) operations, enabled by the caller.
     unsafe {
-        // VPBLENDVB looks at the top bit of each byte: shifting left by 3, 2 and 1 brings
-        // bits 4, 5 and 6 of every byte there (what crosses from the byte below lands low).
-        let bits = [
-            _mm256_slli_epi16::<3>(x),
-            _mm256_slli_epi16::<2>(x),
-            _mm256_slli_epi16::<1>(x),
-        ];
-        let low = eight_rows(&t.rows[..8], x, bits);
-        let high = eight_rows(&t.rows[8..], xor(x, t.top_bit), bits);
-        xor(low, high)
+        let [log, neg_log, nu1_exp, nu0, log_phi, sigma_exp] = t.nibbles;
+        let y = linear::<GFNI, 0>(x, &t.map_in, t.low_nibble);
+        let r = _mm256_and_si256(y, t.low_nibble);
+        let l = _mm256_and_si256(_mm256_srli_epi16::<4>(y), t.low_nibble);
+        // Top bit set exactly where r = 0: also the selector between the two branches.
+        let log_r = _mm256_shuffle_epi8(log, r);
+        let quotient = mod15(
+            _mm256_add_epi8(_mm256_shuffle_epi8(log, l), _mm256_shuffle_epi8(neg_log, r)),
+            t.fifteen,
+        );
+        let l_general = xor(_mm256_shuffle_epi8(nu1_exp, quotient), t.nu1_of_zero);
+        let l_out = _mm256_blendv_epi8(l_general, _mm256_shuffle_epi8(nu0, l), log_r);
+        let product = mod15(
+            _mm256_add_epi8(log_r, _mm256_shuffle_epi8(log_phi, l_out)),
+            t.fifteen,
+        );
+        // σ(product) ^ σ(0); the output map adds ω(σ(0)) back.
+        let r_out = _mm256_shuffle_epi8(sigma_exp, product);
+        linear::<GFNI, { OMEGA_OF_SIGMA0 as i32 }>(join(l_out, r_out), &t.map_out, t.low_nibble)
+    }
+}
+
+/// π⁻¹ on every byte of `x`: (l', r') = ω⁻¹(x); r = σ⁻¹(r') ⊙ φ(l')⁻¹; l = ν0⁻¹(l') if
+/// r = 0, else ν1⁻¹(l') ⊙ r; π⁻¹(x) = α⁻¹(l ‖ r).
+#[inline(always)]
+unsafe fn substitute_inverse<const GFNI: bool>(x: __m256i, t: &Tables) -> __m256i {
+    // SAFETY: register-only AVX2 (and GFNI when `GFNI`) operations, enabled by the caller.
+    unsafe {
+        let [log_sigma_inv, neg_log_phi, exp, log_nu1_inv, nu0_inv, _] = t.nibbles;
+        let z = linear::<GFNI, 0>(x, &t.map_in, t.low_nibble);
+        let r_out = _mm256_and_si256(z, t.low_nibble);
+        let l_out = _mm256_and_si256(_mm256_srli_epi16::<4>(z), t.low_nibble);
+        // log r, with the top bit set exactly where r = 0.
+        let log_r = mod15(
+            _mm256_add_epi8(
+                _mm256_shuffle_epi8(log_sigma_inv, r_out),
+                _mm256_shuffle_epi8(neg_log_phi, l_out),
+            ),
+            t.fifteen,
+        );
+        let r = _mm256_shuffle_epi8(exp, log_r);
+        let log_l = mod15(
+            _mm256_add_epi8(_mm256_shuffle_epi8(log_nu1_inv, l_out), log_r),
+            t.fifteen,
+        );
+        let l_general = _mm256_shuffle_epi8(exp, log_l);
+        let l = _mm256_blendv_epi8(l_general, _mm256_shuffle_epi8(nu0_inv, l_out), log_r);
+        linear::<GFNI, 0>(join(l, r), &t.map_out, t.low_nibble)
     }
 }
 
@@ -218,9 +499,15 @@ unsafe fn r_inv_step<const STEP: usize, const GFNI: bool>(s: &mut State, t: &Tab
 }
 
 #[inline(always)]
-unsafe fn sbox<const I: usize>(s: &mut State, t: &Tables) {
+unsafe fn sbox<const I: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
-    unsafe { s[I] = substitute(s[I], t) }
+    unsafe { s[I] = substitute::<GFNI>(s[I], t) }
+}
+
+#[inline(always)]
+unsafe fn sbox_inverse<const I: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe { s[I] = substitute_inverse::<GFNI>(s[I], t) }
 }
 
 #[inline(always)]
@@ -236,7 +523,7 @@ unsafe fn encrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, rk: &RoundK
     unsafe {
         for round in 0..9 {
             unroll16!(key(s, &rk.0[round]));
-            unroll16!(sbox(s, t));
+            unroll16!(sbox[GFNI](s, t));
             unroll16!(r_step[GFNI](s, t));
         }
         unroll16!(key(s, &rk.0[9]));
@@ -250,7 +537,7 @@ unsafe fn decrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, rk: &RoundK
         for round in (1..10).rev() {
             unroll16!(key(s, &rk.0[round]));
             unroll16!(r_inv_step[GFNI](s, t));
-            unroll16!(sbox(s, t));
+            unroll16!(sbox_inverse[GFNI](s, t));
         }
         unroll16!(key(s, &rk.0[0]));
     }
@@ -328,12 +615,116 @@ macro_rules! for_each_batch {
     }};
 }
 
+/// Below this many blocks the GFNI entry points run blocks two at a time instead of as a
+/// sliced batch, which costs as much as 32 blocks: the chained modes pass one block.
+const SMALL_BLOCKS: usize = 8;
+
+/// The columns of L and L⁻¹ carried into the AES field, where each product is one
+/// GF2P8MULB, and the field maps as GF2P8AFFINEQB matrices.
+const L_COLUMNS_AES: [[u8; 16]; 16] = phi_columns(false);
+const L_INV_COLUMNS_AES: [[u8; 16]; 16] = phi_columns(true);
+const TO_AES_MATRIX: u64 = matrix_of(&TO_AES_FIELD);
+const FROM_AES_MATRIX: u64 = matrix_of(&FROM_AES_FIELD);
+
+/// L (or L⁻¹, by its columns) on the block in each 128-bit lane: byte `k` of the block,
+/// spread over the lane, times column `k`, summed, all in the AES field.
+#[inline(always)]
+unsafe fn lane_linear(x: __m256i, columns: &[__m256i; 16]) -> __m256i {
+    // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
+    unsafe {
+        let y = _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(TO_AES_MATRIX as i64));
+        // A plain loop rather than `array::from_fn`: its closure would not inherit the
+        // target features, and every intrinsic would become a call.
+        let mut level = [y; 16];
+        for (k, (product, column)) in level.iter_mut().zip(columns).enumerate() {
+            let spread = _mm256_shuffle_epi8(y, _mm256_set1_epi8(k as i8));
+            *product = _mm256_gf2p8mul_epi8(spread, *column);
+        }
+        let mut width = 16;
+        while width > 1 {
+            width /= 2;
+            for i in 0..width {
+                level[i] = xor(level[i], level[i + width]);
+            }
+        }
+        _mm256_gf2p8affine_epi64_epi8::<0>(level[0], _mm256_set1_epi64x(FROM_AES_MATRIX as i64))
+    }
+}
+
+/// Round key `i` in both lanes, loaded where it is used.
+#[inline(always)]
+unsafe fn lane_key(rk: &RoundKeys, i: usize) -> __m256i {
+    // SAFETY: AVX2 is enabled by the caller; the load reads one 16-byte round key.
+    unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(rk.0[i].as_ptr().cast())) }
+}
+
+/// Two blocks (one per lane) through the cipher, with GFNI.
+#[inline(always)]
+unsafe fn lane_blocks<const DECRYPT: bool>(
+    mut x: __m256i,
+    rk: &RoundKeys,
+    t: &Tables,
+    columns: &[__m256i; 16],
+) -> __m256i {
+    // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
+    unsafe {
+        if DECRYPT {
+            x = xor(x, lane_key(rk, 9));
+            for round in (0..9).rev() {
+                x = lane_linear(x, columns);
+                x = xor(substitute_inverse::<true>(x, t), lane_key(rk, round));
+            }
+        } else {
+            for round in 0..9 {
+                x = substitute::<true>(xor(x, lane_key(rk, round)), t);
+                x = lane_linear(x, columns);
+            }
+            x = xor(x, lane_key(rk, 9));
+        }
+        x
+    }
+}
+
+/// Whole blocks two at a time, the odd last one alone in the low lane.
+#[inline(always)]
+unsafe fn small_body<const DECRYPT: bool>(rk: &RoundKeys, buf: &mut [u8]) {
+    // SAFETY: AVX2 and GFNI are enabled by the caller. Pairs read and write the 32 bytes of
+    // their chunk; the last block reads and writes its 16 bytes.
+    unsafe {
+        let t = tables(DECRYPT);
+        let source = if DECRYPT {
+            &L_INV_COLUMNS_AES
+        } else {
+            &L_COLUMNS_AES
+        };
+        let mut columns = [_mm256_setzero_si256(); 16];
+        for (c, row) in columns.iter_mut().zip(source) {
+            *c = broadcast16(row);
+        }
+        let mut pairs = buf.chunks_exact_mut(32);
+        for pair in &mut pairs {
+            let x = _mm256_loadu_si256(pair.as_ptr().cast());
+            let y = lane_blocks::<DECRYPT>(x, rk, &t, &columns);
+            _mm256_storeu_si256(pair.as_mut_ptr().cast(), y);
+        }
+        let last = pairs.into_remainder();
+        if last.len() == 16 {
+            let x = _mm256_zextsi128_si256(_mm_loadu_si128(last.as_ptr().cast()));
+            let y = lane_blocks::<DECRYPT>(x, rk, &t, &columns);
+            _mm_storeu_si128(last.as_mut_ptr().cast(), _mm256_castsi256_si128(y));
+        }
+    }
+}
+
 #[inline(always)]
 unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: AVX2 (and GFNI when `GFNI`) is enabled by the caller; the helpers only touch registers and
     // arrays whose bounds they check by type.
     unsafe {
-        let t = tables(&PI);
+        if GFNI && buf.len() < 16 * SMALL_BLOCKS {
+            return small_body::<false>(rk, buf);
+        }
+        let t = tables(false);
         for_each_batch!(buf, |batch| {
             let mut s = load(batch);
             encrypt_state::<GFNI>(&mut s, &t, rk);
@@ -346,7 +737,10 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_body`.
     unsafe {
-        let t = tables(&PI_INV);
+        if GFNI && buf.len() < 16 * SMALL_BLOCKS {
+            return small_body::<true>(rk, buf);
+        }
+        let t = tables(true);
         for_each_batch!(buf, |batch| {
             let mut s = load(batch);
             decrypt_state::<GFNI>(&mut s, &t, rk);
@@ -359,7 +753,7 @@ unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn ctr_body<const GFNI: bool>(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
     // SAFETY: as in `encrypt_body`.
     unsafe {
-        let t = tables(&PI);
+        let t = tables(false);
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         for chunk in buf.chunks_mut(BATCH) {
@@ -461,7 +855,70 @@ pub(super) fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> boo
 
 #[cfg(test)]
 mod tests {
+    use super::super::consts::{PI, PI_INV};
     use super::*;
+
+    /// The decomposition, evaluated byte by byte as the kernel evaluates it, gives π and π⁻¹.
+    #[test]
+    fn decomposed_sbox_is_pi() {
+        let linear = |m: &LinearMap, x: u8| m.low[(x & 15) as usize] ^ m.high[(x >> 4) as usize];
+        let lookup = |table: &[u8; 16], i: u8| {
+            if i & 0x80 != 0 {
+                0
+            } else {
+                table[(i & 15) as usize]
+            }
+        };
+        let mod15 = |d: u8| d.min(d.wrapping_sub(15));
+        let [log, neg_log, nu1_exp, nu0, log_phi, sigma_exp] = FORWARD_NIBBLES;
+        let [log_sigma_inv, neg_log_phi, exp, log_nu1_inv, nu0_inv, _] = INVERSE_NIBBLES;
+        for x in 0..=255u8 {
+            let y = linear(&FORWARD_IN, x);
+            let (l, r) = (y >> 4, y & 15);
+            let log_r = lookup(&log, r);
+            let q = mod15(lookup(&log, l).wrapping_add(lookup(&neg_log, r)));
+            let l_out = if log_r & 0x80 != 0 {
+                lookup(&nu0, l)
+            } else {
+                lookup(&nu1_exp, q) ^ NU1[0]
+            };
+            let p = mod15(log_r.wrapping_add(lookup(&log_phi, l_out)));
+            let out = linear(&FORWARD_OUT, (l_out << 4) | lookup(&sigma_exp, p));
+            assert_eq!(out, PI[x as usize], "π({x})");
+
+            let z = linear(&INVERSE_IN, x);
+            let (l_out, r_out) = (z >> 4, z & 15);
+            let log_r =
+                mod15(lookup(&log_sigma_inv, r_out).wrapping_add(lookup(&neg_log_phi, l_out)));
+            let r = lookup(&exp, log_r);
+            let log_l = mod15(lookup(&log_nu1_inv, l_out).wrapping_add(log_r));
+            let l = if log_r & 0x80 != 0 {
+                lookup(&nu0_inv, l_out)
+            } else {
+                lookup(&exp, log_l)
+            };
+            assert_eq!(
+                linear(&INVERSE_OUT, (l << 4) | r),
+                PI_INV[x as usize],
+                "π⁻¹({x})"
+            );
+        }
+        for m in [&FORWARD_IN, &FORWARD_OUT, &INVERSE_IN, &INVERSE_OUT] {
+            for x in 0..=255u8 {
+                let mut by_matrix = 0u8;
+                for bit in 0..8 {
+                    let row = (m.matrix >> (8 * (7 - bit))) as u8;
+                    by_matrix |= (((row & x).count_ones() & 1) as u8) << bit;
+                }
+                let constant = m.low[0];
+                assert_eq!(
+                    by_matrix ^ constant,
+                    linear(m, x),
+                    "matrix and nibble tables agree"
+                );
+            }
+        }
+    }
 
     /// This CPU takes one of the two paths; both are checked here against the portable code.
     #[test]
@@ -475,9 +932,20 @@ mod tests {
             *k = (i as u8).wrapping_mul(151).wrapping_add(7);
         }
         let rk = RoundKeys(rk);
-        let data: Vec<u8> = (0..16 * 45).map(|i| (i as u8).wrapping_mul(29)).collect();
+        // One to nine blocks cross from the per-block path to the batches; 45 is one batch
+        // and a partial one.
+        for blocks in (1..=9).chain([45]) {
+            check_paths(&rk, blocks);
+        }
+    }
+
+    fn check_paths(rk: &RoundKeys, blocks: usize) {
+        let f = crate::cpu::features();
+        let data: Vec<u8> = (0..16 * blocks)
+            .map(|i| (i as u8).wrapping_mul(29))
+            .collect();
         let mut want = data.clone();
-        super::super::soft::encrypt_blocks(&rk, &mut want);
+        super::super::soft::encrypt_blocks(rk, &mut want);
         let mut paths: Vec<(&str, bool)> = vec![("shuffles", false)];
         if f.gfni {
             paths.push(("gfni", true));
@@ -487,38 +955,42 @@ mod tests {
             // SAFETY: AVX2 (and GFNI for that path) was checked above.
             unsafe {
                 if gfni {
-                    encrypt_gfni(&rk, &mut b)
+                    encrypt_gfni(rk, &mut b)
                 } else {
-                    encrypt_shuffles(&rk, &mut b)
+                    encrypt_shuffles(rk, &mut b)
                 }
             };
-            assert_eq!(b, want, "{name} encrypt");
+            assert_eq!(b, want, "{name} encrypt, {blocks} blocks");
             // SAFETY: as above.
             unsafe {
                 if gfni {
-                    decrypt_gfni(&rk, &mut b)
+                    decrypt_gfni(rk, &mut b)
                 } else {
-                    decrypt_shuffles(&rk, &mut b)
+                    decrypt_shuffles(rk, &mut b)
                 }
             };
-            assert_eq!(b, data, "{name} decrypt");
+            assert_eq!(b, data, "{name} decrypt, {blocks} blocks");
             let mut counter = [0xffu8; 16];
             let mut c = data.clone();
             // SAFETY: as above.
             unsafe {
                 if gfni {
-                    ctr_gfni(&rk, &mut counter, &mut c)
+                    ctr_gfni(rk, &mut counter, &mut c)
                 } else {
-                    ctr_shuffles(&rk, &mut counter, &mut c)
+                    ctr_shuffles(rk, &mut counter, &mut c)
                 }
             };
-            let mut stream: Vec<u8> = (0..45u128)
+            let mut stream: Vec<u8> = (0..blocks as u128)
                 .flat_map(|i| u128::MAX.wrapping_add(i).to_be_bytes())
                 .collect();
-            super::super::soft::encrypt_blocks(&rk, &mut stream);
+            super::super::soft::encrypt_blocks(rk, &mut stream);
             let expect: Vec<u8> = data.iter().zip(&stream).map(|(a, b)| a ^ b).collect();
             assert_eq!(c, expect, "{name} ctr");
-            assert_eq!(counter, 44u128.to_be_bytes(), "{name} counter");
+            assert_eq!(
+                counter,
+                (blocks as u128 - 1).to_be_bytes(),
+                "{name} counter"
+            );
         }
     }
 }

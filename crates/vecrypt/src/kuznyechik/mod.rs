@@ -7,9 +7,10 @@
 //!   256-byte table held in four registers; L is sixteen R steps whose constant
 //!   multiplications are GF2P8AFFINEQB, with the palindromic coefficients folded so each
 //!   step needs seven multiplications. Needs AVX-512 BW/VL/VBMI and GFNI.
-//! - `avx2`: byte-sliced, 32 blocks at once. The S-box reads all sixteen rows of π with
-//!   VPSHUFB and picks one with a VPBLENDVB tree; the multiplications are nibble shuffles,
-//!   or GF2P8AFFINEQB on CPUs that have GFNI without AVX-512.
+//! - `avx2`: byte-sliced, 32 blocks at once. The S-box follows the decomposition of π into
+//!   4-bit maps and GF(16) products (one VPSHUFB per map, products as sums of logarithms);
+//!   the multiplications are nibble shuffles, or GF2P8AFFINEQB on CPUs that have GFNI
+//!   without AVX-512. With GFNI, fewer than eight blocks run two per register instead.
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
