@@ -1,5 +1,14 @@
 //! uBlock-128/128, uBlock-128/256 and uBlock-256/256 (Wu Wenling et al., 2019).
 //!
+//! Kernels, chosen once per call from the backend and the data size:
+//! - one block (and CBC encryption of one stream): the design document's one nibble per
+//!   byte layout (`ssse3.rs`), whose round is the shortest chain;
+//! - two to seven blocks, and CBC encryption of two to four streams on the AVX2 and AVX-512
+//!   backends: two blocks per byte, four blocks and up to four keys per step
+//!   (`x86_paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
+//! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
+//!   and on 512-bit registers above 256 bytes.
+//!
 //! ```
 //! use vecrypt::ublock::Ublock128_128;
 //! use vecrypt::modes::BlockModes;
@@ -28,6 +37,8 @@ mod key_schedule;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
+#[cfg(target_arch = "x86_64")]
+mod x86_paired;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -158,6 +169,8 @@ pub struct Ublock<V: Variant> {
     /// keying stays cheap for short messages.
     planes: OnceLock<Box<PlaneKeys>>,
     backend: Backend,
+    /// Every call on the paired-nibble kernel ([`Ublock::with_paper_layout`]).
+    paper_layout: bool,
     _variant: PhantomData<V>,
 }
 
@@ -170,6 +183,21 @@ impl<V: Variant> Ublock<V> {
     /// Keys the cipher on `backend`, or fails if this CPU cannot run it.
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
         Self::keyed_on(key, cpu::require(CANDIDATES, backend)?)
+    }
+
+    /// Keys the cipher on the AVX2 backend with every call on the kernel of Gao Ying et al.
+    /// (J. NUDT 2024): two blocks per byte, four blocks per step. The default backends use
+    /// it only for short inputs and CBC over up to four keys; this constructor exists to
+    /// compare it with the other kernels. Fails if this CPU lacks AVX2.
+    pub fn with_paper_layout(key: &[u8]) -> Result<Self, Error> {
+        let mut cipher = Self::keyed_on(key, cpu::require(CANDIDATES, Backend::Avx2)?)?;
+        cipher.paper_layout = true;
+        Ok(cipher)
+    }
+
+    /// Whether every call runs on the paired-nibble kernel (see [`Self::with_paper_layout`]).
+    pub fn is_paper_layout(&self) -> bool {
+        self.paper_layout
     }
 
     /// The backends this CPU can run for uBlock, best first.
@@ -192,6 +220,7 @@ impl<V: Variant> Ublock<V> {
             rk: Self::schedule(key, backend),
             planes: OnceLock::new(),
             backend,
+            paper_layout: false,
             _variant: PhantomData,
         }
     }
@@ -213,10 +242,16 @@ impl<V: Variant> Ublock<V> {
             .get_or_init(|| Box::new(bitslice::plane_keys::<V>(&self.rk)))
     }
 
-    /// Whether a call over `len` bytes goes to the bitsliced kernel rather than one block at
-    /// a time: a bitsliced batch costs about as much as a few single blocks.
+    /// Whether a call over `len` bytes goes to a bitsliced kernel: below that, a bitsliced
+    /// batch (with its transposition) costs more than the blocks run four at a time.
     fn bulk(len: usize) -> bool {
         len >= BULK_BLOCKS * V::BLOCK
+    }
+
+    /// Whether a call over `len` bytes runs one block at a time: a single block is shortest
+    /// in the one-nibble-per-byte layout.
+    fn single(len: usize) -> bool {
+        len <= V::BLOCK
     }
 
     /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
@@ -226,7 +261,7 @@ impl<V: Variant> Ublock<V> {
 }
 
 /// Fewest blocks worth a bitsliced batch.
-const BULK_BLOCKS: usize = 3;
+const BULK_BLOCKS: usize = 8;
 
 /// The kernel one call runs on, chosen once per call from the backend and the data size.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -235,6 +270,8 @@ enum Path {
     Zmm,
     /// Bitsliced, 256-bit registers.
     Ymm,
+    /// Two blocks per byte, four blocks per step.
+    Paired,
     /// One block at a time, nibble per byte; `vex` selects the AVX encoding.
     Nibbles {
         vex: bool,
@@ -246,8 +283,10 @@ impl<V: Variant> Ublock<V> {
     fn path(&self, len: usize) -> Path {
         let bulk = Self::bulk(len);
         match self.backend {
+            _ if self.paper_layout => Path::Paired,
             Backend::Avx512 if len > 256 => Path::Zmm,
             Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
+            Backend::Avx512 | Backend::Avx2 if !Self::single(len) => Path::Paired,
             Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
             Backend::Ssse3 => Path::Nibbles { vex: false },
             _ => Path::Soft,
@@ -261,6 +300,8 @@ impl<V: Variant> Ublock<V> {
             (Path::Zmm, true) => avx512::ecb_decrypt::<V>(self.planes(), buf),
             (Path::Ymm, false) => avx2::ecb_encrypt::<V>(self.planes(), buf),
             (Path::Ymm, true) => avx2::ecb_decrypt::<V>(self.planes(), buf),
+            (Path::Paired, false) => x86_paired::ecb_encrypt::<V>(&self.rk, buf),
+            (Path::Paired, true) => x86_paired::ecb_decrypt::<V>(&self.rk, buf),
             (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(&self.rk, buf, vex),
             (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(&self.rk, buf, vex),
             (Path::Soft, _) => false,
@@ -308,6 +349,9 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         #[cfg(target_arch = "x86_64")]
         let done = match self.path(V::BLOCK) {
             Path::Nibbles { vex } => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, vex),
+            Path::Paired => {
+                x86_paired::cbc_encrypt_streams::<V>(&[&self.rk], &mut [iv], &mut [buf])
+            }
             _ => false,
         };
         #[cfg(not(target_arch = "x86_64"))]
@@ -339,8 +383,20 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         // Interleaving pays once the streams are a few blocks long: below that, turning every
         // key into bit-planes costs more than running each stream on its own.
         let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
-        let same = long && keys.iter().all(|k| k.backend == keys[0].backend);
+        let alike = keys
+            .iter()
+            .all(|k| (k.backend, k.paper_layout) == (keys[0].backend, keys[0].paper_layout));
+        let same = long && alike;
+        let paper = keys.first().is_some_and(|k| k.paper_layout);
         let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
+            // Up to four streams: the paired kernel keys them without a transposition and
+            // runs them with the latency of one.
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512 | Backend::Avx2)
+                if alike && keys.len() > 1 && (paper || keys.len() <= x86_paired::BLOCKS) =>
+            {
+                (x86_paired::BLOCKS, x86_paired::cbc_encrypt_streams::<V>)
+            }
             #[cfg(target_arch = "x86_64")]
             Some(Backend::Avx512) if same && keys.len() > 16 => {
                 (avx512::streams::<V>(), avx512::cbc_encrypt_streams::<V>)

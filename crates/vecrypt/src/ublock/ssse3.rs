@@ -33,7 +33,7 @@ pub(super) fn available() -> bool {
 }
 
 /// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
-type Half = [__m128i; 2];
+pub(super) type Half = [__m128i; 2];
 
 /// Registers per half.
 const fn regs<V: Variant>() -> usize {
@@ -112,7 +112,7 @@ fn compact(a: __m128i, b: __m128i) -> __m128i {
 
 /// Nibble gathers `out[q] = in[src]` over halves of `2 * p.len()` nibbles, split into
 /// per-register `pshufb` tables `[out register][in register]` (0x80 clears a byte).
-const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
+pub(super) const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
     let mut t = [[[0x80u8; 16]; 2]; 2];
     let mut q = 0;
     while q < 2 * p.len() {
@@ -124,7 +124,7 @@ const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
 }
 
 /// `pshufb` indices that rotate every 8-nibble word left by `r` nibbles.
-const fn rotation(r: usize) -> [u8; 16] {
+pub(super) const fn rotation(r: usize) -> [u8; 16] {
     let mut t = [0u8; 16];
     let mut q = 0;
     while q < 16 {
@@ -242,7 +242,7 @@ fn store_block<V: Variant>(x0: &Half, x1: &Half, out: &mut [u8]) {
 /// Folded round key `i` in nibble form: round 0 is `RK_0`, round `i >= 1` is `(A_i, B_i)`
 /// as in [`super::bitslice`].
 #[inline(always)]
-fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
+pub(super) fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
     let (l, r) = load_block::<V>(&rk.0[i]);
     if i == 0 {
         return (l, r);
