@@ -77,7 +77,9 @@ fn long_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
     }
 }
 
-/// Keying plus one block: what a protocol with a fresh key per short message pays.
+/// Keying plus one block: what a protocol with a fresh key per short message pays. Keying
+/// stores the key and defers the schedule, which the first one-block encryption runs
+/// alongside its rounds: the `key-setup` row is that deferred keying alone.
 fn short_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
     for maker in ordered::<V>() {
         let imp = maker.label;

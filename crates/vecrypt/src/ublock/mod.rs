@@ -9,6 +9,13 @@
 //! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
 //!   and on 512-bit registers above 256 bytes.
 //!
+//! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
+//! 256-bit register (`x86_wide_nibbles.rs`), which shortens its round to the chain.
+//!
+//! Keying stores the key; the schedule is expanded on first use, except that a first
+//! one-block encryption runs the schedule alongside its rounds (the schedule's chain is a
+//! third of the round's), so a fresh key per block costs little more than the block.
+//!
 //! ```
 //! use vecrypt::ublock::Ublock128_128;
 //! use vecrypt::modes::BlockModes;
@@ -39,6 +46,8 @@ mod soft;
 mod ssse3;
 #[cfg(target_arch = "x86_64")]
 mod x86_paired;
+#[cfg(target_arch = "x86_64")]
+mod x86_wide_nibbles;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -163,8 +172,12 @@ const CANDIDATES: &[Candidate] = &[
 /// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
-    /// On the heap so that keying and moving the cipher copy a pointer, not 800 bytes.
-    rk: Box<RoundKeys>,
+    /// The key, zero-padded: keying stores it and defers the schedule, so that a fresh key
+    /// for one block runs the schedule alongside the rounds.
+    key: [u8; 32],
+    /// Round keys, expanded on first use that needs them; on the heap so that moving the
+    /// cipher copies a pointer, not 800 bytes.
+    rk: OnceLock<Box<RoundKeys>>,
     /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
     /// keying stays cheap for short messages.
     planes: OnceLock<Box<PlaneKeys>>,
@@ -217,7 +230,12 @@ impl<V: Variant> Ublock<V> {
 
     fn keyed_unchecked(key: &[u8], backend: Backend) -> Self {
         Self {
-            rk: Self::schedule(key, backend),
+            key: {
+                let mut k = [0u8; 32];
+                k[..V::KEY].copy_from_slice(key);
+                k
+            },
+            rk: OnceLock::new(),
             planes: OnceLock::new(),
             backend,
             paper_layout: false,
@@ -237,9 +255,14 @@ impl<V: Variant> Ublock<V> {
         rk
     }
 
+    fn rk(&self) -> &RoundKeys {
+        self.rk
+            .get_or_init(|| Self::schedule(&self.key[..V::KEY], self.backend))
+    }
+
     fn planes(&self) -> &PlaneKeys {
         self.planes
-            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(&self.rk)))
+            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(self.rk())))
     }
 
     /// Whether a call over `len` bytes goes to a bitsliced kernel: below that, a bitsliced
@@ -256,7 +279,7 @@ impl<V: Variant> Ublock<V> {
 
     /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
     pub fn round_key(&self, i: usize) -> Option<&[u8]> {
-        (i <= V::ROUNDS).then(|| &self.rk.0[i][..V::BLOCK])
+        (i <= V::ROUNDS).then(|| &self.rk().0[i][..V::BLOCK])
     }
 }
 
@@ -295,23 +318,28 @@ impl<V: Variant> Ublock<V> {
 
     fn run_ecb(&self, buf: &mut [u8], decrypt: bool) {
         #[cfg(target_arch = "x86_64")]
-        let done = match (self.path(buf.len()), decrypt) {
+        let path = self.path(buf.len());
+        let fresh = self.rk.get().is_none() && buf.len() == V::BLOCK;
+        let done = match (path, decrypt) {
+            (Path::Nibbles { vex }, false) if fresh => {
+                ssse3::encrypt_one_with_key::<V>(&self.key[..V::KEY], buf, vex)
+            }
             (Path::Zmm, false) => avx512::ecb_encrypt::<V>(self.planes(), buf),
             (Path::Zmm, true) => avx512::ecb_decrypt::<V>(self.planes(), buf),
             (Path::Ymm, false) => avx2::ecb_encrypt::<V>(self.planes(), buf),
             (Path::Ymm, true) => avx2::ecb_decrypt::<V>(self.planes(), buf),
-            (Path::Paired, false) => x86_paired::ecb_encrypt::<V>(&self.rk, buf),
-            (Path::Paired, true) => x86_paired::ecb_decrypt::<V>(&self.rk, buf),
-            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(&self.rk, buf, vex),
-            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(&self.rk, buf, vex),
+            (Path::Paired, false) => x86_paired::ecb_encrypt::<V>(self.rk(), buf),
+            (Path::Paired, true) => x86_paired::ecb_decrypt::<V>(self.rk(), buf),
+            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(self.rk(), buf, vex),
+            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(self.rk(), buf, vex),
             (Path::Soft, _) => false,
         };
         #[cfg(not(target_arch = "x86_64"))]
         let done = false;
         if !done && decrypt {
-            soft::decrypt_blocks::<V>(&self.rk, buf);
+            soft::decrypt_blocks::<V>(self.rk(), buf);
         } else if !done {
-            soft::encrypt_blocks::<V>(&self.rk, buf);
+            soft::encrypt_blocks::<V>(self.rk(), buf);
         }
     }
 }
@@ -348,9 +376,14 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         let done = match self.path(V::BLOCK) {
-            Path::Nibbles { vex } => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, vex),
+            // A 256-bit block's chain is shortest with each half in one register.
+            Path::Nibbles { vex } => {
+                (self.backend == Backend::Avx512
+                    && x86_wide_nibbles::cbc_encrypt::<V>(self.rk(), iv, buf))
+                    || ssse3::cbc_encrypt::<V>(self.rk(), iv, buf, vex)
+            }
             Path::Paired => {
-                x86_paired::cbc_encrypt_streams::<V>(&[&self.rk], &mut [iv], &mut [buf])
+                x86_paired::cbc_encrypt_streams::<V>(&[self.rk()], &mut [iv], &mut [buf])
             }
             _ => false,
         };
@@ -359,7 +392,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         if !done {
             for block in buf.chunks_exact_mut(V::BLOCK) {
                 modes::xor_in_place(block, iv);
-                soft::encrypt_blocks::<V>(&self.rk, block);
+                soft::encrypt_blocks::<V>(self.rk(), block);
                 iv.copy_from_slice(block);
             }
         }
@@ -414,7 +447,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 .zip(ivs.chunks_mut(width))
                 .zip(bufs.chunks_mut(width))
             {
-                let rks: Vec<&RoundKeys> = k.iter().map(|c| &*c.rk).collect();
+                let rks: Vec<&RoundKeys> = k.iter().map(|c| c.rk()).collect();
                 done &= run(&rks, iv, b);
             }
         }
@@ -453,6 +486,7 @@ impl<V: Variant> Drop for Ublock<V> {
         if let Some(p) = self.planes.get_mut() {
             p.zeroize();
         }
+        wipe(&mut self.key);
     }
 }
 
