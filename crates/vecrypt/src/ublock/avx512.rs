@@ -7,6 +7,19 @@
 //! 58 instructions on the two ports that execute 512-bit operations, 29 cycles per round, so
 //! 464 cycles per 512 bytes for uBlock-128/128 before the transposition (about 0.95-1.0
 //! cycles per byte in all). Measured: 1.3 cycles per byte, 2.2-2.6 GB/s at 3.3 GHz.
+//!
+//! That count is the bound on the throughput targets: at 29 cycles per round, uBlock-128/128
+//! (16 rounds) cannot pass 0.9 cycles per byte, 3.6 GB/s at 3.3 GHz, before the transposition,
+//! and uBlock-128/256 and uBlock-256/256 (24 rounds) 1.36 cycles per byte, 2.4 GB/s; the
+//! 4 GB/s and 2.5 GB/s targets need a kernel with fewer instructions per round. A full
+//! bitslice (one register per half, nibble position and plane, 512 blocks per batch) would
+//! turn rotations and PL/PR into register renaming, about 1.7x fewer operations per byte,
+//! but its 128-register state spills and its 128 x 512 bit transposition costs about as
+//! much as the rounds it saves on a 1 MiB call; it is not built.
+//!
+//! Multi-key CBC (32 streams, one batch): 128/128 about 8.3x one stream, 128/256 about 9x;
+//! 256/256 holds 16 streams per batch against a 24-round chain, about 1.6 GB/s, which is
+//! about 5.5x one stream now that one stream runs at about 300 MB/s (`x86_wide_nibbles.rs`).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;

@@ -1,5 +1,21 @@
 //! uBlock-128/128, uBlock-128/256 and uBlock-256/256 (Wu Wenling et al., 2019).
 //!
+//! Kernels, chosen once per call from the backend and the data size:
+//! - one block (and CBC encryption of one stream): the design document's one nibble per
+//!   byte layout (`ssse3.rs`), whose round is the shortest chain;
+//! - two to seven blocks, and CBC encryption of two to four streams on the AVX2 and AVX-512
+//!   backends: two blocks per byte, four blocks and up to four keys per step
+//!   (`x86_paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
+//! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
+//!   and on 512-bit registers above 256 bytes.
+//!
+//! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
+//! 256-bit register (`x86_wide_nibbles.rs`), which shortens its round to the chain.
+//!
+//! Keying stores the key; the schedule is expanded on first use, except that a first
+//! one-block encryption runs the schedule alongside its rounds (the schedule's chain is a
+//! third of the round's), so a fresh key per block costs little more than the block.
+//!
 //! ```
 //! use vecrypt::ublock::Ublock128_128;
 //! use vecrypt::modes::BlockModes;
@@ -28,6 +44,10 @@ mod key_schedule;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
+#[cfg(target_arch = "x86_64")]
+mod x86_paired;
+#[cfg(target_arch = "x86_64")]
+mod x86_wide_nibbles;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -152,12 +172,18 @@ const CANDIDATES: &[Candidate] = &[
 /// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
-    /// On the heap so that keying and moving the cipher copy a pointer, not 800 bytes.
-    rk: Box<RoundKeys>,
+    /// The key, zero-padded: keying stores it and defers the schedule, so that a fresh key
+    /// for one block runs the schedule alongside the rounds.
+    key: [u8; 32],
+    /// Round keys, expanded on first use that needs them; on the heap so that moving the
+    /// cipher copies a pointer, not 800 bytes.
+    rk: OnceLock<Box<RoundKeys>>,
     /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
     /// keying stays cheap for short messages.
     planes: OnceLock<Box<PlaneKeys>>,
     backend: Backend,
+    /// Every call on the paired-nibble kernel ([`Ublock::with_paper_layout`]).
+    paper_layout: bool,
     _variant: PhantomData<V>,
 }
 
@@ -170,6 +196,21 @@ impl<V: Variant> Ublock<V> {
     /// Keys the cipher on `backend`, or fails if this CPU cannot run it.
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
         Self::keyed_on(key, cpu::require(CANDIDATES, backend)?)
+    }
+
+    /// Keys the cipher on the AVX2 backend with every call on the kernel of Gao Ying et al.
+    /// (J. NUDT 2024): two blocks per byte, four blocks per step. The default backends use
+    /// it only for short inputs and CBC over up to four keys; this constructor exists to
+    /// compare it with the other kernels. Fails if this CPU lacks AVX2.
+    pub fn with_paper_layout(key: &[u8]) -> Result<Self, Error> {
+        let mut cipher = Self::keyed_on(key, cpu::require(CANDIDATES, Backend::Avx2)?)?;
+        cipher.paper_layout = true;
+        Ok(cipher)
+    }
+
+    /// Whether every call runs on the paired-nibble kernel (see [`Self::with_paper_layout`]).
+    pub fn is_paper_layout(&self) -> bool {
+        self.paper_layout
     }
 
     /// The backends this CPU can run for uBlock, best first.
@@ -189,9 +230,15 @@ impl<V: Variant> Ublock<V> {
 
     fn keyed_unchecked(key: &[u8], backend: Backend) -> Self {
         Self {
-            rk: Self::schedule(key, backend),
+            key: {
+                let mut k = [0u8; 32];
+                k[..V::KEY].copy_from_slice(key);
+                k
+            },
+            rk: OnceLock::new(),
             planes: OnceLock::new(),
             backend,
+            paper_layout: false,
             _variant: PhantomData,
         }
     }
@@ -208,25 +255,36 @@ impl<V: Variant> Ublock<V> {
         rk
     }
 
-    fn planes(&self) -> &PlaneKeys {
-        self.planes
-            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(&self.rk)))
+    fn rk(&self) -> &RoundKeys {
+        self.rk
+            .get_or_init(|| Self::schedule(&self.key[..V::KEY], self.backend))
     }
 
-    /// Whether a call over `len` bytes goes to the bitsliced kernel rather than one block at
-    /// a time: a bitsliced batch costs about as much as a few single blocks.
+    fn planes(&self) -> &PlaneKeys {
+        self.planes
+            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(self.rk())))
+    }
+
+    /// Whether a call over `len` bytes goes to a bitsliced kernel: below that, a bitsliced
+    /// batch (with its transposition) costs more than the blocks run four at a time.
     fn bulk(len: usize) -> bool {
         len >= BULK_BLOCKS * V::BLOCK
     }
 
+    /// Whether a call over `len` bytes runs one block at a time: a single block is shortest
+    /// in the one-nibble-per-byte layout.
+    fn single(len: usize) -> bool {
+        len <= V::BLOCK
+    }
+
     /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
     pub fn round_key(&self, i: usize) -> Option<&[u8]> {
-        (i <= V::ROUNDS).then(|| &self.rk.0[i][..V::BLOCK])
+        (i <= V::ROUNDS).then(|| &self.rk().0[i][..V::BLOCK])
     }
 }
 
 /// Fewest blocks worth a bitsliced batch.
-const BULK_BLOCKS: usize = 3;
+const BULK_BLOCKS: usize = 8;
 
 /// The kernel one call runs on, chosen once per call from the backend and the data size.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -235,6 +293,8 @@ enum Path {
     Zmm,
     /// Bitsliced, 256-bit registers.
     Ymm,
+    /// Two blocks per byte, four blocks per step.
+    Paired,
     /// One block at a time, nibble per byte; `vex` selects the AVX encoding.
     Nibbles {
         vex: bool,
@@ -246,8 +306,10 @@ impl<V: Variant> Ublock<V> {
     fn path(&self, len: usize) -> Path {
         let bulk = Self::bulk(len);
         match self.backend {
+            _ if self.paper_layout => Path::Paired,
             Backend::Avx512 if len > 256 => Path::Zmm,
             Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
+            Backend::Avx512 | Backend::Avx2 if !Self::single(len) => Path::Paired,
             Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
             Backend::Ssse3 => Path::Nibbles { vex: false },
             _ => Path::Soft,
@@ -256,21 +318,28 @@ impl<V: Variant> Ublock<V> {
 
     fn run_ecb(&self, buf: &mut [u8], decrypt: bool) {
         #[cfg(target_arch = "x86_64")]
-        let done = match (self.path(buf.len()), decrypt) {
+        let path = self.path(buf.len());
+        let fresh = self.rk.get().is_none() && buf.len() == V::BLOCK;
+        let done = match (path, decrypt) {
+            (Path::Nibbles { vex }, false) if fresh => {
+                ssse3::encrypt_one_with_key::<V>(&self.key[..V::KEY], buf, vex)
+            }
             (Path::Zmm, false) => avx512::ecb_encrypt::<V>(self.planes(), buf),
             (Path::Zmm, true) => avx512::ecb_decrypt::<V>(self.planes(), buf),
             (Path::Ymm, false) => avx2::ecb_encrypt::<V>(self.planes(), buf),
             (Path::Ymm, true) => avx2::ecb_decrypt::<V>(self.planes(), buf),
-            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(&self.rk, buf, vex),
-            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(&self.rk, buf, vex),
+            (Path::Paired, false) => x86_paired::ecb_encrypt::<V>(self.rk(), buf),
+            (Path::Paired, true) => x86_paired::ecb_decrypt::<V>(self.rk(), buf),
+            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(self.rk(), buf, vex),
+            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(self.rk(), buf, vex),
             (Path::Soft, _) => false,
         };
         #[cfg(not(target_arch = "x86_64"))]
         let done = false;
         if !done && decrypt {
-            soft::decrypt_blocks::<V>(&self.rk, buf);
+            soft::decrypt_blocks::<V>(self.rk(), buf);
         } else if !done {
-            soft::encrypt_blocks::<V>(&self.rk, buf);
+            soft::encrypt_blocks::<V>(self.rk(), buf);
         }
     }
 }
@@ -307,7 +376,15 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         let done = match self.path(V::BLOCK) {
-            Path::Nibbles { vex } => ssse3::cbc_encrypt::<V>(&self.rk, iv, buf, vex),
+            // A 256-bit block's chain is shortest with each half in one register.
+            Path::Nibbles { vex } => {
+                (self.backend == Backend::Avx512
+                    && x86_wide_nibbles::cbc_encrypt::<V>(self.rk(), iv, buf))
+                    || ssse3::cbc_encrypt::<V>(self.rk(), iv, buf, vex)
+            }
+            Path::Paired => {
+                x86_paired::cbc_encrypt_streams::<V>(&[self.rk()], &mut [iv], &mut [buf])
+            }
             _ => false,
         };
         #[cfg(not(target_arch = "x86_64"))]
@@ -315,7 +392,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         if !done {
             for block in buf.chunks_exact_mut(V::BLOCK) {
                 modes::xor_in_place(block, iv);
-                soft::encrypt_blocks::<V>(&self.rk, block);
+                soft::encrypt_blocks::<V>(self.rk(), block);
                 iv.copy_from_slice(block);
             }
         }
@@ -339,8 +416,20 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         // Interleaving pays once the streams are a few blocks long: below that, turning every
         // key into bit-planes costs more than running each stream on its own.
         let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
-        let same = long && keys.iter().all(|k| k.backend == keys[0].backend);
+        let alike = keys
+            .iter()
+            .all(|k| (k.backend, k.paper_layout) == (keys[0].backend, keys[0].paper_layout));
+        let same = long && alike;
+        let paper = keys.first().is_some_and(|k| k.paper_layout);
         let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
+            // Up to four streams: the paired kernel keys them without a transposition and
+            // runs them with the latency of one.
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512 | Backend::Avx2)
+                if alike && keys.len() > 1 && (paper || keys.len() <= x86_paired::BLOCKS) =>
+            {
+                (x86_paired::BLOCKS, x86_paired::cbc_encrypt_streams::<V>)
+            }
             #[cfg(target_arch = "x86_64")]
             Some(Backend::Avx512) if same && keys.len() > 16 => {
                 (avx512::streams::<V>(), avx512::cbc_encrypt_streams::<V>)
@@ -358,7 +447,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 .zip(ivs.chunks_mut(width))
                 .zip(bufs.chunks_mut(width))
             {
-                let rks: Vec<&RoundKeys> = k.iter().map(|c| &*c.rk).collect();
+                let rks: Vec<&RoundKeys> = k.iter().map(|c| c.rk()).collect();
                 done &= run(&rks, iv, b);
             }
         }
@@ -397,6 +486,7 @@ impl<V: Variant> Drop for Ublock<V> {
         if let Some(p) = self.planes.get_mut() {
             p.zeroize();
         }
+        wipe(&mut self.key);
     }
 }
 

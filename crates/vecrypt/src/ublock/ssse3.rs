@@ -18,7 +18,13 @@
 //!
 //! Measured (thread CPU time, 3.3 GHz Xeon with AVX-512, shared machine): 207-220 cycles per
 //! block for 128/128 (1.07-1.14x the chain), 296-313 for 128/256 (1.02-1.08x), 492-532 for
-//! 256/256 (1.02-1.1x the shuffle bound).
+//! 256/256 (1.02-1.1x the shuffle bound). On the AVX-512 backend, one uBlock-256/256 stream
+//! goes to `x86_wide_nibbles.rs` instead, whose round issues 12 shuffles (chain 337 cycles
+//! per block).
+//!
+//! A fresh key's first one-block encryption runs the schedule in registers next to the
+//! rounds (`encrypt_one_with_key`): the schedule's chain is four cycles per update against
+//! the round's twelve, so the two overlap.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -33,7 +39,7 @@ pub(super) fn available() -> bool {
 }
 
 /// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
-type Half = [__m128i; 2];
+pub(super) type Half = [__m128i; 2];
 
 /// Registers per half.
 const fn regs<V: Variant>() -> usize {
@@ -112,7 +118,7 @@ fn compact(a: __m128i, b: __m128i) -> __m128i {
 
 /// Nibble gathers `out[q] = in[src]` over halves of `2 * p.len()` nibbles, split into
 /// per-register `pshufb` tables `[out register][in register]` (0x80 clears a byte).
-const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
+pub(super) const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
     let mut t = [[[0x80u8; 16]; 2]; 2];
     let mut q = 0;
     while q < 2 * p.len() {
@@ -124,7 +130,7 @@ const fn gather_tables(p: &[usize]) -> [[[u8; 16]; 2]; 2] {
 }
 
 /// `pshufb` indices that rotate every 8-nibble word left by `r` nibbles.
-const fn rotation(r: usize) -> [u8; 16] {
+pub(super) const fn rotation(r: usize) -> [u8; 16] {
     let mut t = [0u8; 16];
     let mut q = 0;
     while q < 16 {
@@ -242,14 +248,20 @@ fn store_block<V: Variant>(x0: &Half, x1: &Half, out: &mut [u8]) {
 /// Folded round key `i` in nibble form: round 0 is `RK_0`, round `i >= 1` is `(A_i, B_i)`
 /// as in [`super::bitslice`].
 #[inline(always)]
-fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
+pub(super) fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
     let (l, r) = load_block::<V>(&rk.0[i]);
     if i == 0 {
         return (l, r);
     }
-    let b = gather::<V>(&r, &const { gather_tables(V::PR_INV) });
+    fold::<V>(&l, &r)
+}
+
+/// A round key's halves as nibbles to the folded `(A_i, B_i)`.
+#[inline(always)]
+fn fold<V: Variant>(l: &Half, r: &Half) -> (Half, Half) {
+    let b = gather::<V>(r, &const { gather_tables(V::PR_INV) });
     let a = zip::<V>(
-        &gather::<V>(&l, &const { gather_tables(V::PL_INV) }),
+        &gather::<V>(l, &const { gather_tables(V::PL_INV) }),
         &b,
         xor,
     );
@@ -306,13 +318,22 @@ impl Drop for NibbleKeys {
 /// Encrypts one block held as nibbles, `x` already XORed with `RK_0`.
 #[inline(always)]
 fn encrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -> (Half, Half) {
-    let pl = const { gather_tables(V::PL) };
-    let pr = const { gather_tables(V::PR) };
     let (mut x0, mut x1) = x;
     for i in 1..=V::ROUNDS {
-        let (ka, kb) = &k.round(i);
-        let a = map::<V>(&x0, |v| shuffle(t.sbox, v));
-        let b = map::<V>(&x1, |v| shuffle(t.sbox, v));
+        (x0, x1) = encrypt_round::<V>(t, &k.round(i), &x0, &x1);
+    }
+    (x0, x1)
+}
+
+/// One round with the folded key `(ka, kb)`.
+#[inline(always)]
+fn encrypt_round<V: Variant>(t: &Tables, k: &(Half, Half), x0: &Half, x1: &Half) -> (Half, Half) {
+    let pl = const { gather_tables(V::PL) };
+    let pr = const { gather_tables(V::PR) };
+    let (ka, kb) = k;
+    {
+        let a = map::<V>(x0, |v| shuffle(t.sbox, v));
+        let b = map::<V>(x1, |v| shuffle(t.sbox, v));
         let b = zip::<V>(&b, &a, xor);
         let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
         let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
@@ -323,10 +344,8 @@ fn encrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -
             xor,
         );
         let a = zip::<V>(&zip::<V>(&a, ka, xor), &b, xor);
-        x0 = gather::<V>(&a, &pl);
-        x1 = gather::<V>(&b, &pr);
+        (gather::<V>(&a, &pl), gather::<V>(&b, &pr))
     }
-    (x0, x1)
 }
 
 /// Decrypts one block held as nibbles, up to (not including) the final XOR with `RK_0`.
@@ -464,6 +483,82 @@ fn expand_key_px<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
     }
 }
 
+/// The key register of the schedule as nibbles, stepped one update at a time: `K0||K1`
+/// and `K2||K3` for 128-bit keys, `K0`..`K3` one register each for 256-bit keys.
+struct KeyRegister([__m128i; 4]);
+
+impl KeyRegister {
+    #[inline(always)]
+    fn new<V: Variant>(key: &[u8]) -> Self {
+        if V::KEY == 16 {
+            let (k01, k23) = expand(load(key));
+            KeyRegister([k01, k23, zero(), zero()])
+        } else {
+            let (k0, k1) = expand(load(&key[..16]));
+            let (k2, k3) = expand(load(&key[16..32]));
+            KeyRegister([k0, k1, k2, k3])
+        }
+    }
+
+    /// Update `i + 1` of the schedule (`RC[i]`).
+    #[inline(always)]
+    fn step<V: Variant>(&mut self, i: usize, sbox: __m128i, times_two: __m128i) {
+        let rc = const { rc_nibbles() };
+        let [k0, k1, k2, k3] = self.0;
+        if V::KEY == 16 {
+            let k01 = shuffle(k0, load16(&const { pk_table(&super::consts::PK1, 0) }));
+            let s = shuffle(sbox, xor(k01, load16(&rc[i])));
+            let t = shuffle(times_two, k01);
+            // SAFETY: SSE2, see the note above.
+            let (mixed, k10) = unsafe {
+                (
+                    _mm_unpacklo_epi64(s, _mm_unpackhi_epi64(t, t)),
+                    _mm_shuffle_epi32::<0x4e>(k01),
+                )
+            };
+            self.0 = [xor(k1, mixed), k10, k2, k3];
+        } else {
+            let k0 = shuffle(k0, load16(&const { pk_table(V::PK, 0) }));
+            // SAFETY: SSE2, see the note above.
+            let k1 = unsafe { _mm_shuffle_epi32::<0x4e>(k1) };
+            let n2 = xor(k2, shuffle(sbox, xor(k0, load16(&rc[i]))));
+            let n3 = xor(k3, shuffle(times_two, k1));
+            self.0 = [n2, n3, k1, k0];
+        }
+    }
+
+    /// The round key the register holds (its first `V::BLOCK` bytes) as nibble halves.
+    #[inline(always)]
+    fn round_key<V: Variant>(&self) -> (Half, Half) {
+        let [k0, k1, k2, k3] = self.0;
+        if V::BLOCK == 16 {
+            ([k0, zero()], [k1, zero()])
+        } else {
+            ([k0, k1], [k2, k3])
+        }
+    }
+}
+
+/// Encrypts one block with the key schedule run alongside the rounds: its chain is a third
+/// of the round's, so a fresh key costs almost nothing on top of the block.
+#[inline(always)]
+fn encrypt_one_with_key_px<V: Variant>(key: &[u8], block: &mut [u8]) {
+    let t = Tables::new();
+    let sbox = load16(&const { table16(SBOX) });
+    let times_two = load16(&TIMES_TWO);
+    let mut reg = KeyRegister::new::<V>(key);
+    let (x0, x1) = xor_block::<V>(&load_block::<V>(block), &reg.round_key::<V>());
+    let (mut x0, mut x1) = (x0, x1);
+    for i in 1..=V::ROUNDS {
+        reg.step::<V>(i - 1, sbox, times_two);
+        let (l, r) = reg.round_key::<V>();
+        (x0, x1) = encrypt_round::<V>(&t, &fold::<V>(&l, &r), &x0, &x1);
+    }
+    store_block::<V>(&x0, &x1, block);
+    reg.0 = [zero(); 4];
+    core::hint::black_box(&reg.0);
+}
+
 /// The first 16 entries of a key-schedule nibble gather, starting at `from`, as `pshufb`
 /// indices.
 const fn pk_table(pk: &[usize], from: usize) -> [u8; 16] {
@@ -477,7 +572,7 @@ const fn pk_table(pk: &[usize], from: usize) -> [u8; 16] {
 }
 
 macro_rules! entry_points {
-    ($feature:literal, $ecb_enc:ident, $ecb_dec:ident, $cbc_enc:ident, $key:ident) => {
+    ($feature:literal, $ecb_enc:ident, $ecb_dec:ident, $cbc_enc:ident, $key:ident, $one:ident) => {
         #[target_feature(enable = $feature)]
         fn $ecb_enc<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
             ecb_encrypt_px::<V>(rk, buf);
@@ -497,6 +592,11 @@ macro_rules! entry_points {
         fn $key<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
             expand_key_px::<V>(key, rk);
         }
+
+        #[target_feature(enable = $feature)]
+        fn $one<V: Variant>(key: &[u8], block: &mut [u8]) {
+            encrypt_one_with_key_px::<V>(key, block);
+        }
     };
 }
 
@@ -505,7 +605,8 @@ entry_points!(
     ecb_encrypt_ssse3,
     ecb_decrypt_ssse3,
     cbc_encrypt_ssse3,
-    key_ssse3
+    key_ssse3,
+    one_ssse3
 );
 // The same code with VEX encodings, for the AVX2 and AVX-512 backends.
 entry_points!(
@@ -513,7 +614,8 @@ entry_points!(
     ecb_encrypt_avx2,
     ecb_decrypt_avx2,
     cbc_encrypt_avx2,
-    key_avx2
+    key_avx2,
+    one_avx2
 );
 
 /// ECB encryption one block at a time (VEX-encoded when `vex` and AVX2 allow); `false`
@@ -572,6 +674,24 @@ pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
     } else if available() {
         // SAFETY: SSSE3 was just checked.
         unsafe { key_ssse3::<V>(key, rk) };
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Encrypts one block (`V::BLOCK` bytes of `block`) under `key` (`V::KEY` bytes) without a
+/// stored schedule; `false` (nothing done) without SSSE3.
+pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8], vex: bool) -> bool {
+    if key.len() != V::KEY || block.len() != V::BLOCK {
+        return false;
+    }
+    if vex && cpu::features().avx2 {
+        // SAFETY: AVX2 was just checked.
+        unsafe { one_avx2::<V>(key, block) };
+    } else if available() {
+        // SAFETY: SSSE3 was just checked.
+        unsafe { one_ssse3::<V>(key, block) };
     } else {
         return false;
     }
