@@ -16,10 +16,10 @@
 //!   state bytes). Not constant time; kept only as a speed reference and never chosen
 //!   automatically.
 //!
-//! The SIMD backends always process whole batches, so one-block calls (the chained modes:
-//! CBC encryption, CFB, OFB with a one-block register, OMAC, and the key schedule of each
-//! ACPKM section) cost as much as a batch. Registers of several blocks in OFB, CBC and CFB
-//! run that many chains in one batch.
+//! One-block calls (the chained modes: CBC encryption, CFB, OFB with a one-block register,
+//! OMAC) are bound by latency, not throughput. The AVX-512 backend has a per-block path for
+//! them, which also runs the key schedule (of every ACPKM section, for instance). Registers
+//! of several blocks in OFB, CBC and CFB run that many chains in one batch.
 //!
 //! CTR: through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the
 //! whole-block big-endian counter the crate uses for every cipher, with a one-block IV.
