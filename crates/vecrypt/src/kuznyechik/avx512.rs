@@ -299,8 +299,10 @@ unsafe fn shares(rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> Shares {
                 *lane = rk.0[r + 1][j];
             }
         }
-        let mut target: State =
-            core::array::from_fn(|j| _mm512_loadu_si512(sliced[j].as_ptr().cast()));
+        let mut target = [_mm512_setzero_si512(); 16];
+        for (v, row) in target.iter_mut().zip(&sliced) {
+            *v = _mm512_loadu_si512(row.as_ptr().cast());
+        }
         let mut z = [_mm512_setzero_si512(); 16];
         let mut out = [_mm512_setzero_si512(); 16];
         if inverse {
@@ -477,20 +479,26 @@ unsafe fn small_tables(rk: &RoundKeys, sbox: &[u8; 256], columns: &[[u8; 16]; 16
     unsafe {
         let p = sbox.as_ptr();
         let to_phi = _mm_set1_epi64x(TO_PHI as i64);
-        let lanes = |row: &[u8; 16]| _mm512_broadcast_i32x4(_mm_loadu_si128(row.as_ptr().cast()));
-        SmallTables {
+        // Plain loops rather than `array::from_fn`: a generic helper that is not inlined
+        // runs without the target features and takes every vector through memory.
+        let mut t = SmallTables {
             sbox: [
                 _mm512_loadu_si512(p.cast()),
                 _mm512_loadu_si512(p.add(64).cast()),
                 _mm512_loadu_si512(p.add(128).cast()),
                 _mm512_loadu_si512(p.add(192).cast()),
             ],
-            columns: core::array::from_fn(|k| lanes(&columns[k])),
-            rk: core::array::from_fn(|i| {
-                let k = _mm_loadu_si128(rk.0[i].as_ptr().cast());
-                _mm512_broadcast_i32x4(_mm_gf2p8affine_epi64_epi8::<0>(k, to_phi))
-            }),
+            columns: [_mm512_setzero_si512(); 16],
+            rk: [_mm512_setzero_si512(); 10],
+        };
+        for (c, row) in t.columns.iter_mut().zip(columns) {
+            *c = _mm512_broadcast_i32x4(_mm_loadu_si128(row.as_ptr().cast()));
         }
+        for (r, key) in t.rk.iter_mut().zip(&rk.0) {
+            let k = _mm_loadu_si128(key.as_ptr().cast());
+            *r = _mm512_broadcast_i32x4(_mm_gf2p8affine_epi64_epi8::<0>(k, to_phi));
+        }
+        t
     }
 }
 
@@ -499,11 +507,11 @@ unsafe fn small_tables(rk: &RoundKeys, sbox: &[u8; 256], columns: &[[u8; 16]; 16
 unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512i {
     // SAFETY: register-only AVX-512BW and GFNI operations, enabled by the caller.
     unsafe {
-        let products: [__m512i; 16] = core::array::from_fn(|k| {
+        let mut level = [_mm512_setzero_si512(); 16];
+        for (k, (product, column)) in level.iter_mut().zip(columns).enumerate() {
             let spread = _mm512_shuffle_epi8(y, _mm512_set1_epi8(k as i8));
-            _mm512_gf2p8mul_epi8(spread, columns[k])
-        });
-        let mut level = products;
+            *product = _mm512_gf2p8mul_epi8(spread, *column);
+        }
         let mut width = 16;
         while width > 1 {
             width /= 2;
@@ -664,7 +672,10 @@ unsafe fn sliced_counters(first: u128) -> Option<State> {
             41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
             19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
         );
-        let mut s: State = core::array::from_fn(|j| _mm512_set1_epi8(bytes[j] as i8));
+        let mut s = [_mm512_setzero_si512(); 16];
+        for (v, byte) in s.iter_mut().zip(bytes) {
+            *v = _mm512_set1_epi8(byte as i8);
+        }
         let low = s[15];
         s[15] = _mm512_add_epi8(low, lane_index);
         let carried = _mm512_cmplt_epu8_mask(s[15], low);
