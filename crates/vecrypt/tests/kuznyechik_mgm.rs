@@ -219,7 +219,8 @@ impl Rng {
 fn fused_code_matches_the_rfc_formulas() {
     let mut rng = Rng(0xdead_beef_1234_5678);
     let lens = [
-        0usize, 1, 15, 16, 17, 31, 33, 511, 512, 513, 1023, 1024, 1040, 2048, 5000,
+        0usize, 1, 15, 16, 17, 31, 33, 511, 512, 513, 1023, 1024, 1040, 2048, 4095, 4096, 4097,
+        5000, 8192, 8209, 12300,
     ];
     for (i, &len) in lens.iter().enumerate() {
         let key = rng.bytes(32);

@@ -4,6 +4,10 @@
 //! next key being `ACPKM(K) = E_K(D_1) || E_K(D_2)` with `D = 80 81 ... 9f`. The counter of
 //! CTR-ACPKM runs on across sections; OMAC-ACPKM takes its per-section keys from
 //! ACPKM-Master, a CTR-ACPKM keystream under the IV `ff..ff`.
+//!
+//! A re-key costs two block encryptions and the key schedule's 32 Feistel round
+//! functions. On the AVX-512 backend both run on its per-block path (well under a
+//! microsecond together), so even short sections run close to the speed of plain CTR.
 
 use zeroize::Zeroize;
 

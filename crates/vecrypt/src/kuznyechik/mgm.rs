@@ -5,10 +5,14 @@
 //! every block of associated data and ciphertext. The tag is `E(sum H_i * block_i)` in
 //! GF(2^128) mod x^128 + x^7 + x^2 + x + 1, big-endian, with no bit reflection.
 //!
-//! Both counters of a batch go to the cipher in one call (32 `Y` and 32 `Z` blocks fill the
-//! 64 lanes of the widest backend), and the products of the batch are summed with
-//! carry-less multiplication and reduced once. Decryption checks the tag before it writes
-//! any plaintext.
+//! Both counters of a batch go to the cipher in one call (256 `Y` and 256 `Z` blocks, eight
+//! batches of the widest backend; a short last batch is packed the same way), and the
+//! products of the batch are summed with carry-less multiplication and reduced once.
+//! Decryption checks the tag before it writes any plaintext.
+//!
+//! Speed bound: every data block needs two block encryptions (its `Y` keystream block and
+//! its `Z` multiplier), so MGM runs at most at half the ECB speed of the backend; the
+//! products (four blocks per VPCLMULQDQ on AVX-512) add a few percent on top.
 
 use aead::consts::U16;
 use aead::inout::InOutBuf;
@@ -22,8 +26,9 @@ use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::BlockKernel;
 
-/// Data blocks per batch: their `Y` and `Z` counter blocks fill one 64-block cipher call.
-const BATCH: usize = 32;
+/// Data blocks per batch: their `Y` and `Z` counter blocks go to one cipher call of eight
+/// 64-block batches of the widest backend, so that the per-call set-up is amortized.
+const BATCH: usize = 256;
 /// Shortest tag accepted, in bytes (RFC 9058 allows 32 to 128 bits).
 pub const MIN_TAG: usize = 4;
 
@@ -70,23 +75,18 @@ impl KuznyechikMgm {
         let mut both = [0u8; 2 * BATCH * BLOCK];
         for chunk in buf.chunks_mut(BATCH * BLOCK) {
             let blocks = chunk.len().div_ceil(BLOCK);
-            let (ys, zs) = both.split_at_mut(BATCH * BLOCK);
+            let stream_len = blocks * BLOCK;
+            // One call: the keystream and the multipliers of the batch side by side.
+            let both = &mut both[..2 * stream_len];
+            let (ys, zs) = both.split_at_mut(stream_len);
             fill(ys, blocks, &mut y, increment_right);
             fill(zs, blocks, &mut z, increment_left);
-            // One call: the keystream and the multipliers of the batch side by side.
-            let stream_len = blocks * BLOCK;
-            if blocks == BATCH {
-                self.cipher.kernel_encrypt(&mut both);
-            } else {
-                self.cipher.kernel_encrypt(&mut both[..stream_len]);
-                self.cipher
-                    .kernel_encrypt(&mut both[BATCH * BLOCK..BATCH * BLOCK + stream_len]);
-            }
-            let (ys, zs) = both.split_at(BATCH * BLOCK);
+            self.cipher.kernel_encrypt(both);
+            let (ys, zs) = both.split_at(stream_len);
             for (d, k) in chunk.iter_mut().zip(ys) {
                 *d ^= *k;
             }
-            mac.add_padded(&zs[..stream_len], chunk);
+            mac.add_padded(zs, chunk);
         }
         both.zeroize();
         Ok(self.finish(&mut z, &mut mac, ad.len(), buf.len()))
@@ -348,20 +348,23 @@ mod tests {
             seed = seed.wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645) + 1;
             seed
         };
-        let hs: Vec<u8> = (0..40).flat_map(|_| next().to_be_bytes()).collect();
-        let xs: Vec<u8> = (0..40).flat_map(|_| next().to_be_bytes()).collect();
-        let (mut low, mut high) = (0, 0);
-        for (h, x) in hs.chunks(16).zip(xs.chunks(16)) {
-            let (l, h) = clmul_portable(
-                u128::from_be_bytes(h.try_into().unwrap()),
-                u128::from_be_bytes(x.try_into().unwrap()),
-            );
-            low ^= l;
-            high ^= h;
+        // Whole groups of four blocks and every remainder.
+        for blocks in [0, 1, 3, 4, 5, 6, 7, 40, 41, 43] {
+            let hs: Vec<u8> = (0..blocks).flat_map(|_| next().to_be_bytes()).collect();
+            let xs: Vec<u8> = (0..blocks).flat_map(|_| next().to_be_bytes()).collect();
+            let (mut low, mut high) = (0, 0);
+            for (h, x) in hs.chunks(16).zip(xs.chunks(16)) {
+                let (l, h) = clmul_portable(
+                    u128::from_be_bytes(h.try_into().unwrap()),
+                    u128::from_be_bytes(x.try_into().unwrap()),
+                );
+                low ^= l;
+                high ^= h;
+            }
+            let mut acc = Accumulator::default();
+            acc.add(&hs, &xs);
+            assert_eq!((acc.low, acc.high), (low, high), "{blocks} blocks");
         }
-        let mut acc = Accumulator::default();
-        acc.add(&hs, &xs);
-        assert_eq!((acc.low, acc.high), (low, high));
     }
 
     #[test]

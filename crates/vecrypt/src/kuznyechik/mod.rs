@@ -17,10 +17,10 @@
 //!   state bytes). Not constant time; kept only as a speed reference and never chosen
 //!   automatically.
 //!
-//! The SIMD backends always process whole batches, so one-block calls (the chained modes:
-//! CBC encryption, CFB, OFB with a one-block register, OMAC, and the key schedule of each
-//! ACPKM section) cost as much as a batch. Registers of several blocks in OFB, CBC and CFB
-//! run that many chains in one batch.
+//! One-block calls (the chained modes: CBC encryption, CFB, OFB with a one-block register,
+//! OMAC) are bound by latency, not throughput. The AVX-512 backend has a per-block path for
+//! them, which also runs the key schedule (of every ACPKM section, for instance). Registers
+//! of several blocks in OFB, CBC and CFB run that many chains in one batch.
 //!
 //! CTR: through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the
 //! whole-block big-endian counter the crate uses for every cipher, with a one-block IV.
@@ -92,8 +92,16 @@ pub(crate) struct RoundKeys(pub(crate) [[u8; 16]; 10]);
 
 impl RoundKeys {
     /// The key schedule of GOST R 34.12-2015: eight Feistel rounds per pair of round keys,
-    /// through the constant-time S and L.
-    fn expand(key: &[u8; KEY]) -> Self {
+    /// through the constant-time S and L (of the AVX-512 backend when that is the one used).
+    fn expand(key: &[u8; KEY], backend: Backend) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if backend == Backend::Avx512
+            && let Some(rk) = avx512::expand_key(key)
+        {
+            return rk;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = backend;
         let mut rk = [[0u8; 16]; 10];
         let mut a1 = u128::from_be_bytes(key[..16].try_into().expect("16 bytes"));
         let mut a0 = u128::from_be_bytes(key[16..].try_into().expect("16 bytes"));
@@ -153,7 +161,7 @@ impl Kuznyechik {
             got: key.len(),
         })?;
         Ok(Self {
-            rk: RoundKeys::expand(key),
+            rk: RoundKeys::expand(key, backend),
             backend,
         })
     }
@@ -272,9 +280,10 @@ impl BlockSizeUser for Kuznyechik {
 impl KeyInit for Kuznyechik {
     fn new(key: &Key<Self>) -> Self {
         let key: &[u8; KEY] = key.as_ref();
+        let backend = cpu::choose(CANDIDATES);
         Self {
-            rk: RoundKeys::expand(key),
-            backend: cpu::choose(CANDIDATES),
+            rk: RoundKeys::expand(key, backend),
+            backend,
         }
     }
 }
