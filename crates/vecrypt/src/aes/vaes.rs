@@ -387,7 +387,9 @@ macro_rules! vaes_kernels {
         ) {
             const BATCH: usize = GCM_REGS * LANES;
             let k = round_keys(keys);
-            let rev = bcast(&REVERSE);
+            // The mask is opaque to the optimiser: seeing a constant byte reversal of loaded
+            // data, it once rebuilt each register from scalar loads and 64 byte inserts.
+            let rev = bcast(&core::hint::black_box(REVERSE));
             let table = powers.as_flattened();
             let full_batch_first = 16 * (MAX_BATCH - BATCH);
             let mut s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
