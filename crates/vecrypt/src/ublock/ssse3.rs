@@ -42,7 +42,7 @@ pub(super) fn available() -> bool {
 pub(super) type Half = [__m128i; 2];
 
 /// Registers per half.
-const fn regs<V: Variant>() -> usize {
+pub(super) const fn regs<V: Variant>() -> usize {
     V::BLOCK / 16
 }
 
@@ -204,8 +204,10 @@ fn gather<V: Variant>(x: &Half, t: &[[[u8; 16]; 2]; 2]) -> Half {
     }
 }
 
+/// Applies `f` to the registers of a half that hold state (the second one only for
+/// 256-bit blocks); shared with the paired-block kernel, whose halves are wider registers.
 #[inline(always)]
-fn map<V: Variant>(x: &Half, f: impl Fn(__m128i) -> __m128i) -> Half {
+pub(super) fn map<V: Variant, R: Copy>(x: &[R; 2], f: impl Fn(R) -> R) -> [R; 2] {
     if regs::<V>() == 1 {
         [f(x[0]), x[1]]
     } else {
@@ -213,8 +215,9 @@ fn map<V: Variant>(x: &Half, f: impl Fn(__m128i) -> __m128i) -> Half {
     }
 }
 
+/// Combines two halves register by register, as [`map`] does for one.
 #[inline(always)]
-fn zip<V: Variant>(x: &Half, y: &Half, f: impl Fn(__m128i, __m128i) -> __m128i) -> Half {
+pub(super) fn zip<V: Variant, R: Copy>(x: &[R; 2], y: &[R; 2], f: impl Fn(R, R) -> R) -> [R; 2] {
     if regs::<V>() == 1 {
         [f(x[0], y[0]), x[1]]
     } else {
@@ -260,7 +263,7 @@ pub(super) fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
 #[inline(always)]
 fn fold<V: Variant>(l: &Half, r: &Half) -> (Half, Half) {
     let b = gather::<V>(r, &const { gather_tables(V::PR_INV) });
-    let a = zip::<V>(
+    let a = zip::<V, _>(
         &gather::<V>(l, &const { gather_tables(V::PL_INV) }),
         &b,
         xor,
@@ -332,18 +335,18 @@ fn encrypt_round<V: Variant>(t: &Tables, k: &(Half, Half), x0: &Half, x1: &Half)
     let pr = const { gather_tables(V::PR) };
     let (ka, kb) = k;
     {
-        let a = map::<V>(x0, |v| shuffle(t.sbox, v));
-        let b = map::<V>(x1, |v| shuffle(t.sbox, v));
-        let b = zip::<V>(&b, &a, xor);
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
-        let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot8)), xor);
-        let b = zip::<V>(
-            &zip::<V>(&b, kb, xor),
-            &map::<V>(&a, |v| shuffle(v, t.rot20)),
+        let a = map::<V, _>(x0, |v| shuffle(t.sbox, v));
+        let b = map::<V, _>(x1, |v| shuffle(t.sbox, v));
+        let b = zip::<V, _>(&b, &a, xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
+        let b = zip::<V, _>(
+            &zip::<V, _>(&b, kb, xor),
+            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
             xor,
         );
-        let a = zip::<V>(&zip::<V>(&a, ka, xor), &b, xor);
+        let a = zip::<V, _>(&zip::<V, _>(&a, ka, xor), &b, xor);
         (gather::<V>(&a, &pl), gather::<V>(&b, &pr))
     }
 }
@@ -358,25 +361,25 @@ fn decrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -
         let (ka, kb) = &k.round(i);
         let p0 = gather::<V>(&x0, &pl_inv);
         let p1 = gather::<V>(&x1, &pr_inv);
-        let a = zip::<V>(&zip::<V>(&p0, ka, xor), &p1, xor);
-        let b = zip::<V>(
-            &zip::<V>(&p1, kb, xor),
-            &map::<V>(&a, |v| shuffle(v, t.rot20)),
+        let a = zip::<V, _>(&zip::<V, _>(&p0, ka, xor), &p1, xor);
+        let b = zip::<V, _>(
+            &zip::<V, _>(&p1, kb, xor),
+            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
             xor,
         );
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot8)), xor);
-        let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
-        let b = zip::<V>(&b, &a, xor);
-        x0 = map::<V>(&a, |v| shuffle(t.sbox_inv, v));
-        x1 = map::<V>(&b, |v| shuffle(t.sbox_inv, v));
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
+        let b = zip::<V, _>(&b, &a, xor);
+        x0 = map::<V, _>(&a, |v| shuffle(t.sbox_inv, v));
+        x1 = map::<V, _>(&b, |v| shuffle(t.sbox_inv, v));
     }
     (x0, x1)
 }
 
 #[inline(always)]
 fn xor_block<V: Variant>(x: &(Half, Half), k: &(Half, Half)) -> (Half, Half) {
-    (zip::<V>(&x.0, &k.0, xor), zip::<V>(&x.1, &k.1, xor))
+    (zip::<V, _>(&x.0, &k.0, xor), zip::<V, _>(&x.1, &k.1, xor))
 }
 
 #[inline(always)]

@@ -21,7 +21,7 @@
 use core::arch::x86_64::*;
 
 use super::consts::{SBOX, SBOX_INV};
-use super::ssse3::{Half, gather_tables, nibble_key, rotation};
+use super::ssse3::{Half, gather_tables, map, nibble_key, regs, rotation, zip};
 use super::{RoundKeys, Variant};
 use crate::cpu;
 
@@ -38,10 +38,6 @@ pub(super) const BLOCKS: usize = 4;
 
 /// Most bytes one call holds (four 256-bit blocks).
 const MAX_BYTES: usize = BLOCKS * 32;
-
-const fn regs<V: Variant>() -> usize {
-    V::BLOCK / 16
-}
 
 // Every helper below is reached only from this file's `#[target_feature(enable = "avx2")]`
 // functions, entered after `available()`; that is what makes the intrinsics in them sound.
@@ -274,26 +270,8 @@ fn gather<V: Variant>(x: &Pair, t: &[[[u8; 16]; 2]; 2]) -> Pair {
 }
 
 #[inline(always)]
-fn map<V: Variant>(x: &Pair, f: impl Fn(__m256i) -> __m256i) -> Pair {
-    if regs::<V>() == 1 {
-        [f(x[0]), x[1]]
-    } else {
-        [f(x[0]), f(x[1])]
-    }
-}
-
-#[inline(always)]
-fn zip<V: Variant>(x: &Pair, y: &Pair, f: impl Fn(__m256i, __m256i) -> __m256i) -> Pair {
-    if regs::<V>() == 1 {
-        [f(x[0], y[0]), x[1]]
-    } else {
-        [f(x[0], y[0]), f(x[1], y[1])]
-    }
-}
-
-#[inline(always)]
 fn xor_state<V: Variant>(x: &(Pair, Pair), k: &(Pair, Pair)) -> (Pair, Pair) {
-    (zip::<V>(&x.0, &k.0, xor), zip::<V>(&x.1, &k.1, xor))
+    (zip::<V, _>(&x.0, &k.0, xor), zip::<V, _>(&x.1, &k.1, xor))
 }
 
 /// Folded round keys (as in [`super::ssse3`]) of the four blocks, paired like the state.
@@ -350,18 +328,18 @@ fn encrypt_rounds<V: Variant>(t: &Tables, k: &PairedKeys, x: (Pair, Pair)) -> (P
     let (mut x0, mut x1) = x;
     for i in 1..=V::ROUNDS {
         let (ka, kb) = k.round(i);
-        let a = map::<V>(&x0, |v| t.sbox(v, t.sbox_low, t.sbox_high));
-        let b = map::<V>(&x1, |v| t.sbox(v, t.sbox_low, t.sbox_high));
-        let b = zip::<V>(&b, &a, xor);
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
-        let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot8)), xor);
-        let b = zip::<V>(
-            &zip::<V>(&b, kb, xor),
-            &map::<V>(&a, |v| shuffle(v, t.rot20)),
+        let a = map::<V, _>(&x0, |v| t.sbox(v, t.sbox_low, t.sbox_high));
+        let b = map::<V, _>(&x1, |v| t.sbox(v, t.sbox_low, t.sbox_high));
+        let b = zip::<V, _>(&b, &a, xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
+        let b = zip::<V, _>(
+            &zip::<V, _>(&b, kb, xor),
+            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
             xor,
         );
-        let a = zip::<V>(&zip::<V>(&a, ka, xor), &b, xor);
+        let a = zip::<V, _>(&zip::<V, _>(&a, ka, xor), &b, xor);
         x0 = gather::<V>(&a, &pl);
         x1 = gather::<V>(&b, &pr);
     }
@@ -378,18 +356,18 @@ fn decrypt_rounds<V: Variant>(t: &Tables, k: &PairedKeys, x: (Pair, Pair)) -> (P
         let (ka, kb) = k.round(i);
         let p0 = gather::<V>(&x0, &pl_inv);
         let p1 = gather::<V>(&x1, &pr_inv);
-        let a = zip::<V>(&zip::<V>(&p0, ka, xor), &p1, xor);
-        let b = zip::<V>(
-            &zip::<V>(&p1, kb, xor),
-            &map::<V>(&a, |v| shuffle(v, t.rot20)),
+        let a = zip::<V, _>(&zip::<V, _>(&p0, ka, xor), &p1, xor);
+        let b = zip::<V, _>(
+            &zip::<V, _>(&p1, kb, xor),
+            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
             xor,
         );
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot8)), xor);
-        let b = zip::<V>(&b, &map::<V>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V>(&a, &map::<V>(&b, |v| shuffle(v, t.rot4)), xor);
-        let b = zip::<V>(&b, &a, xor);
-        x0 = map::<V>(&a, |v| t.sbox(v, t.inv_low, t.inv_high));
-        x1 = map::<V>(&b, |v| t.sbox(v, t.inv_low, t.inv_high));
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
+        let b = zip::<V, _>(&b, &a, xor);
+        x0 = map::<V, _>(&a, |v| t.sbox(v, t.inv_low, t.inv_high));
+        x1 = map::<V, _>(&b, |v| t.sbox(v, t.inv_low, t.inv_high));
     }
     (x0, x1)
 }
