@@ -96,104 +96,141 @@ pub const KECCAK_RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 
-/// Keccak-f[1600], written out word by word so the state stays in registers; inlined
-/// into each backend's entry point, where the compiler may use BMI instructions.
+/// The rounds of Keccak-f[1600] written out lane by lane (theta, then rho and pi folded into
+/// the chi inputs) so the 25 state words stay in registers; one text for the scalar
+/// permutation and the multi-lane ones, each passing its own word operations.
+/// `$rol::<L, R>` rotates left by `L` (`R = 64 - L`, for shift-based rotations).
+macro_rules! keccak_f1600_rounds {
+    ($s:expr, $rcs:expr, $xor:ident, $xor5:ident, $chi:ident, $rol:ident, $splat:ident) => {{
+        let [
+            mut a0,
+            mut a1,
+            mut a2,
+            mut a3,
+            mut a4,
+            mut a5,
+            mut a6,
+            mut a7,
+            mut a8,
+            mut a9,
+            mut a10,
+            mut a11,
+            mut a12,
+            mut a13,
+            mut a14,
+            mut a15,
+            mut a16,
+            mut a17,
+            mut a18,
+            mut a19,
+            mut a20,
+            mut a21,
+            mut a22,
+            mut a23,
+            mut a24,
+        ] = *$s;
+        for rc in $rcs {
+            let c0 = $xor5(a0, a5, a10, a15, a20);
+            let c1 = $xor5(a1, a6, a11, a16, a21);
+            let c2 = $xor5(a2, a7, a12, a17, a22);
+            let c3 = $xor5(a3, a8, a13, a18, a23);
+            let c4 = $xor5(a4, a9, a14, a19, a24);
+            let d0 = $xor(c4, $rol::<1, 63>(c1));
+            let d1 = $xor(c0, $rol::<1, 63>(c2));
+            let d2 = $xor(c1, $rol::<1, 63>(c3));
+            let d3 = $xor(c2, $rol::<1, 63>(c4));
+            let d4 = $xor(c3, $rol::<1, 63>(c0));
+            let b0 = $xor(a0, d0);
+            let b10 = $rol::<1, 63>($xor(a1, d1));
+            let b20 = $rol::<62, 2>($xor(a2, d2));
+            let b5 = $rol::<28, 36>($xor(a3, d3));
+            let b15 = $rol::<27, 37>($xor(a4, d4));
+            let b16 = $rol::<36, 28>($xor(a5, d0));
+            let b1 = $rol::<44, 20>($xor(a6, d1));
+            let b11 = $rol::<6, 58>($xor(a7, d2));
+            let b21 = $rol::<55, 9>($xor(a8, d3));
+            let b6 = $rol::<20, 44>($xor(a9, d4));
+            let b7 = $rol::<3, 61>($xor(a10, d0));
+            let b17 = $rol::<10, 54>($xor(a11, d1));
+            let b2 = $rol::<43, 21>($xor(a12, d2));
+            let b12 = $rol::<25, 39>($xor(a13, d3));
+            let b22 = $rol::<39, 25>($xor(a14, d4));
+            let b23 = $rol::<41, 23>($xor(a15, d0));
+            let b8 = $rol::<45, 19>($xor(a16, d1));
+            let b18 = $rol::<15, 49>($xor(a17, d2));
+            let b3 = $rol::<21, 43>($xor(a18, d3));
+            let b13 = $rol::<8, 56>($xor(a19, d4));
+            let b14 = $rol::<18, 46>($xor(a20, d0));
+            let b24 = $rol::<2, 62>($xor(a21, d1));
+            let b9 = $rol::<61, 3>($xor(a22, d2));
+            let b19 = $rol::<56, 8>($xor(a23, d3));
+            let b4 = $rol::<14, 50>($xor(a24, d4));
+            a0 = $chi(b0, b1, b2);
+            a1 = $chi(b1, b2, b3);
+            a2 = $chi(b2, b3, b4);
+            a3 = $chi(b3, b4, b0);
+            a4 = $chi(b4, b0, b1);
+            a5 = $chi(b5, b6, b7);
+            a6 = $chi(b6, b7, b8);
+            a7 = $chi(b7, b8, b9);
+            a8 = $chi(b8, b9, b5);
+            a9 = $chi(b9, b5, b6);
+            a10 = $chi(b10, b11, b12);
+            a11 = $chi(b11, b12, b13);
+            a12 = $chi(b12, b13, b14);
+            a13 = $chi(b13, b14, b10);
+            a14 = $chi(b14, b10, b11);
+            a15 = $chi(b15, b16, b17);
+            a16 = $chi(b16, b17, b18);
+            a17 = $chi(b17, b18, b19);
+            a18 = $chi(b18, b19, b15);
+            a19 = $chi(b19, b15, b16);
+            a20 = $chi(b20, b21, b22);
+            a21 = $chi(b21, b22, b23);
+            a22 = $chi(b22, b23, b24);
+            a23 = $chi(b23, b24, b20);
+            a24 = $chi(b24, b20, b21);
+            a0 = $xor(a0, $splat(rc));
+        }
+        *$s = [
+            a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18,
+            a19, a20, a21, a22, a23, a24,
+        ];
+    }};
+}
+pub(crate) use keccak_f1600_rounds;
+
+#[inline(always)]
+fn xor64(a: u64, b: u64) -> u64 {
+    a ^ b
+}
+
+#[inline(always)]
+fn xor5_64(a: u64, b: u64, c: u64, d: u64, e: u64) -> u64 {
+    a ^ b ^ c ^ d ^ e
+}
+
+#[inline(always)]
+fn chi64(a: u64, b: u64, c: u64) -> u64 {
+    a ^ (!b & c)
+}
+
+#[inline(always)]
+fn rol64<const L: i32, const R: i32>(x: u64) -> u64 {
+    x.rotate_left(L as u32)
+}
+
+#[inline(always)]
+fn splat64(v: u64) -> u64 {
+    v
+}
+
+/// Keccak-f[1600] on one state: `keccak_f1600_rounds` on 64-bit words, so the state stays
+/// in registers; inlined into each backend's entry point, where the compiler may use BMI
+/// instructions.
 #[inline(always)]
 pub fn keccak_f1600(s: &mut [u64; 25]) {
-    let [
-        mut a0,
-        mut a1,
-        mut a2,
-        mut a3,
-        mut a4,
-        mut a5,
-        mut a6,
-        mut a7,
-        mut a8,
-        mut a9,
-        mut a10,
-        mut a11,
-        mut a12,
-        mut a13,
-        mut a14,
-        mut a15,
-        mut a16,
-        mut a17,
-        mut a18,
-        mut a19,
-        mut a20,
-        mut a21,
-        mut a22,
-        mut a23,
-        mut a24,
-    ] = *s;
-    for rc in KECCAK_RC {
-        let c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
-        let c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
-        let c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22;
-        let c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23;
-        let c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24;
-        let d0 = c4 ^ c1.rotate_left(1);
-        let d1 = c0 ^ c2.rotate_left(1);
-        let d2 = c1 ^ c3.rotate_left(1);
-        let d3 = c2 ^ c4.rotate_left(1);
-        let d4 = c3 ^ c0.rotate_left(1);
-        let b0 = a0 ^ d0;
-        let b10 = (a1 ^ d1).rotate_left(1);
-        let b20 = (a2 ^ d2).rotate_left(62);
-        let b5 = (a3 ^ d3).rotate_left(28);
-        let b15 = (a4 ^ d4).rotate_left(27);
-        let b16 = (a5 ^ d0).rotate_left(36);
-        let b1 = (a6 ^ d1).rotate_left(44);
-        let b11 = (a7 ^ d2).rotate_left(6);
-        let b21 = (a8 ^ d3).rotate_left(55);
-        let b6 = (a9 ^ d4).rotate_left(20);
-        let b7 = (a10 ^ d0).rotate_left(3);
-        let b17 = (a11 ^ d1).rotate_left(10);
-        let b2 = (a12 ^ d2).rotate_left(43);
-        let b12 = (a13 ^ d3).rotate_left(25);
-        let b22 = (a14 ^ d4).rotate_left(39);
-        let b23 = (a15 ^ d0).rotate_left(41);
-        let b8 = (a16 ^ d1).rotate_left(45);
-        let b18 = (a17 ^ d2).rotate_left(15);
-        let b3 = (a18 ^ d3).rotate_left(21);
-        let b13 = (a19 ^ d4).rotate_left(8);
-        let b14 = (a20 ^ d0).rotate_left(18);
-        let b24 = (a21 ^ d1).rotate_left(2);
-        let b9 = (a22 ^ d2).rotate_left(61);
-        let b19 = (a23 ^ d3).rotate_left(56);
-        let b4 = (a24 ^ d4).rotate_left(14);
-        a0 = b0 ^ (!b1 & b2);
-        a1 = b1 ^ (!b2 & b3);
-        a2 = b2 ^ (!b3 & b4);
-        a3 = b3 ^ (!b4 & b0);
-        a4 = b4 ^ (!b0 & b1);
-        a5 = b5 ^ (!b6 & b7);
-        a6 = b6 ^ (!b7 & b8);
-        a7 = b7 ^ (!b8 & b9);
-        a8 = b8 ^ (!b9 & b5);
-        a9 = b9 ^ (!b5 & b6);
-        a10 = b10 ^ (!b11 & b12);
-        a11 = b11 ^ (!b12 & b13);
-        a12 = b12 ^ (!b13 & b14);
-        a13 = b13 ^ (!b14 & b10);
-        a14 = b14 ^ (!b10 & b11);
-        a15 = b15 ^ (!b16 & b17);
-        a16 = b16 ^ (!b17 & b18);
-        a17 = b17 ^ (!b18 & b19);
-        a18 = b18 ^ (!b19 & b15);
-        a19 = b19 ^ (!b15 & b16);
-        a20 = b20 ^ (!b21 & b22);
-        a21 = b21 ^ (!b22 & b23);
-        a22 = b22 ^ (!b23 & b24);
-        a23 = b23 ^ (!b24 & b20);
-        a24 = b24 ^ (!b20 & b21);
-        a0 ^= rc;
-    }
-    *s = [
-        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19,
-        a20, a21, a22, a23, a24,
-    ];
+    keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, chi64, rol64, splat64);
 }
 
 #[inline(always)]
