@@ -439,11 +439,12 @@ macro_rules! lane_sampling {
                         lanes.block(l, &mut buf[blk * SHAKE256_RATE..(blk + 1) * SHAKE256_RATE]);
                     }
                 }
+                lanes.wipe();
                 for ((&e, p), buf) in es.iter().zip(ps.iter_mut()).zip(bufs.iter()) {
                     $crate::aigis::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
                 }
             }
-            zeroize::Zeroize::zeroize(&mut bufs);
+            $crate::aigis::wipe::bytes(bufs.as_flattened_mut());
         }
     };
 }

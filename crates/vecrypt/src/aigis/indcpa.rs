@@ -11,6 +11,7 @@ use super::arith::{Arith, Matrix};
 use super::hash::{HashMode, hash_g};
 use super::params::{MAX_K, N, POLY_BYTES, Params, SEED_BYTES};
 use super::poly::{Poly, from_msg, pack13, to_msg};
+use super::wipe;
 
 /// The most noise polynomials one operation samples (2k + 1).
 pub const MAX_NOISE: usize = 2 * MAX_K + 1;
@@ -26,7 +27,7 @@ impl<const M: usize> Default for Secret<M> {
 
 impl<const M: usize> Drop for Secret<M> {
     fn drop(&mut self) {
-        self.0.zeroize();
+        wipe::polys(&mut self.0);
     }
 }
 
@@ -97,7 +98,7 @@ pub fn keypair<P: Params, A: Arith>(
         A::freeze(p);
         pack13(&mut sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES], p);
     }
-    t.zeroize();
+    wipe::polys(core::slice::from_mut(&mut t));
 }
 
 /// Encryption of the 32-byte message `m` under `pk` with randomness `coins`.

@@ -5,13 +5,12 @@
 //! randomness never appears in the output; decapsulation re-encrypts and, in constant time,
 //! swaps in z for the message when the ciphertexts differ.
 
-use subtle::{ConditionallySelectable, ConstantTimeEq};
-use zeroize::Zeroize;
-
 use super::arith::Arith;
 use super::hash::{HashMode, hash_h};
 use super::indcpa::{self, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
+use super::wipe;
+use subtle::{ConditionallySelectable, ConstantTimeEq};
 
 /// The largest ciphertext of any set (Aigis-enc-4).
 pub const MAX_CT_BYTES: usize = MAX_K * N * 11 / 8 + N * 5 / 8;
@@ -69,6 +68,6 @@ pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) ->
     }
     let hc = hash_h(mode, &[ct]);
     let ss = hash_h(mode, &[&m.0, h, &hc]);
-    again.zeroize();
+    wipe::bytes(&mut again);
     ss
 }

@@ -50,12 +50,15 @@ mod poly;
 mod reduce;
 mod sampling;
 mod soft;
+mod wipe;
 #[cfg(target_arch = "x86_64")]
 mod x86_keccak;
 #[cfg(target_arch = "x86_64")]
 mod x86_sm3;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod x86_stack;
+#[cfg(target_arch = "x86_64")]
+mod x86_wipe;
 use zeroize::Zeroizing;
 
 use crate::Error;

@@ -160,6 +160,11 @@ impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
         }
     }
 
+    /// Zeroes the states (after squeezing secret noise).
+    pub fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(self.words.as_flattened_mut());
+    }
+
     /// The same permutation one state at a time, to cross-check the vector versions.
     #[cfg(test)]
     pub fn permute_scalar(&mut self) {
