@@ -2,7 +2,7 @@
 //! itself (`indcpa`, `kem`) is written once, generic over this trait, and each backend
 //! instantiates it inside one function compiled for its CPU features.
 
-use super::hash::HashMode;
+use super::hash::{HashMode, hash_h};
 use super::params::{MAX_K, SEED_BYTES};
 use super::poly::Poly;
 
@@ -36,6 +36,20 @@ pub trait Arith {
         transposed: bool,
         row: &mut [Poly; MAX_K],
     );
+    /// [`Arith::gen_matrix`], and H of each `hashes[i].0` into `hashes[i].1` (at most
+    /// two): the hashes of one operation that do not depend on the matrix, which a
+    /// multi-lane backend computes beside it.
+    #[inline(always)]
+    fn matrix_and_hashes(
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        transposed: bool,
+        a: &mut Matrix,
+        hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+    ) {
+        default_matrix_and_hashes::<Self>(mode, rho, k, transposed, a, hashes)
+    }
     /// out[i] = CBD_{etas[i]}(PRF(seed, i)) for every i < etas.len(): the nonces of one
     /// operation are always 0, 1, 2, ...
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
@@ -57,4 +71,20 @@ pub trait Arith {
     fn compress(out: &mut [u8], p: &Poly, d: usize);
     /// Unpack d-bit values and decompress (result in [0, q)).
     fn decompress(p: &mut Poly, bytes: &[u8], d: usize);
+}
+
+/// [`Arith::matrix_and_hashes`] one after the other.
+#[inline(always)]
+pub fn default_matrix_and_hashes<A: Arith + ?Sized>(
+    mode: HashMode,
+    rho: &[u8; SEED_BYTES],
+    k: usize,
+    transposed: bool,
+    a: &mut Matrix,
+    hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+) {
+    for (input, out) in hashes.iter_mut() {
+        **out = hash_h(mode, &[input]);
+    }
+    A::gen_matrix(mode, rho, k, transposed, a);
 }

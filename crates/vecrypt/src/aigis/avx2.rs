@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::arith::{Arith, Matrix};
+use super::arith::{Arith, Matrix, default_matrix_and_hashes};
 use super::cbd::{cbd, noise_bytes};
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
 use super::indcpa::MAX_NOISE;
@@ -420,6 +420,87 @@ macro_rules! lane_sampling {
             }
         }
 
+        /// Matrix entries (as [`gen_entries`]) and SHA3-256 hashes (`hashes[i].1 =
+        /// H(hashes[i].0)`) together: each lane takes its next job as soon as its current one
+        /// ends, so a long hash (of pk or ct) runs beside the entries instead of after them.
+        #[target_feature(enable = $features)]
+        pub fn entries_and_hashes(
+            rho: &[u8; SEED_BYTES],
+            entries: &[(u8, u8, usize)],
+            out: &mut [Poly],
+            hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+        ) {
+            use $crate::aigis::x86_keccak::{LaneJob, LanePlan, MAX_LANE_HASHES};
+            let mut lens = [0usize; MAX_LANE_HASHES];
+            for (len, h) in lens.iter_mut().zip(hashes.iter()) {
+                *len = h.0.len();
+            }
+            let plan = LanePlan::<$w>::new(entries, &lens[..hashes.len()]);
+            let mut lanes = ShakeLanes::<$w, SHAKE128_RATE>::zeroed();
+            let mut bufs = [[0u8; FIRST_SQUEEZE_MAX]; $w];
+            let mut next = [0usize; $w];
+            let mut step = [0usize; $w];
+            loop {
+                let mut busy = false;
+                for l in 0..$w {
+                    let Some(job) = plan.job(l, next[l]) else {
+                        continue;
+                    };
+                    busy = true;
+                    if step[l] >= job.shape().0 {
+                        continue;
+                    }
+                    match job {
+                        LaneJob::Entry { x, y, .. } => {
+                            let mut input = [0u8; SEED_BYTES + 2];
+                            input[..SEED_BYTES].copy_from_slice(rho);
+                            input[SEED_BYTES..].copy_from_slice(&[x, y]);
+                            lanes.xor_padded_block(l, &input, 0, SHAKE128_RATE, 0x1f);
+                        }
+                        LaneJob::Hash { i, .. } => lanes.xor_padded_block(
+                            l,
+                            hashes[i].0,
+                            step[l],
+                            $crate::aigis::hash::SHA3_256_RATE,
+                            0x06,
+                        ),
+                    }
+                }
+                if !busy {
+                    break;
+                }
+                lanes.permute();
+                for l in 0..$w {
+                    let Some(job) = plan.job(l, next[l]) else {
+                        continue;
+                    };
+                    let (absorbed, squeezed, rate) = job.shape();
+                    step[l] += 1;
+                    if step[l] < absorbed {
+                        continue;
+                    }
+                    let s = step[l] - absorbed;
+                    match job {
+                        LaneJob::Entry { x, y, at } => {
+                            lanes.block(l, &mut bufs[l][s * rate..(s + 1) * rate]);
+                            if s + 1 == squeezed
+                                && !$parse(&bufs[l][..squeezed * rate], &mut out[at])
+                            {
+                                parse_exact(HashMode::Shake, rho, x, y, &mut out[at]);
+                            }
+                        }
+                        LaneJob::Hash { i, .. } => lanes.block(l, &mut hashes[i].1[..]),
+                    }
+                    if s + 1 == squeezed {
+                        lanes.clear(l);
+                        next[l] += 1;
+                        step[l] = 0;
+                    }
+                }
+            }
+            lanes.wipe();
+        }
+
         /// Noise polynomials with nonces 0, 1, ..., W SHAKE256 streams at a time.
         #[target_feature(enable = $features)]
         pub fn noise_shake(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
@@ -592,6 +673,23 @@ impl Arith for Avx2 {
     }
 
     #[inline(always)]
+    fn matrix_and_hashes(
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        transposed: bool,
+        a: &mut Matrix,
+        hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+    ) {
+        if mode == HashMode::Sm3 {
+            return default_matrix_and_hashes::<Self>(mode, rho, k, transposed, a, hashes);
+        }
+        let (jobs, n) = matrix_jobs(k, transposed);
+        // SAFETY: as for `ntt`.
+        unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
+    }
+
+    #[inline(always)]
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         match mode {
             // SAFETY: as for `ntt`.
@@ -724,8 +822,65 @@ pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aigis::hash::hash_h;
     use crate::aigis::ntt as portable;
     use crate::aigis::reduce::freeze;
+
+    #[test]
+    fn matrix_beside_hashes_equals_one_after_the_other() {
+        if !runs() {
+            return;
+        }
+        let data: Vec<u8> = (0..1700u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let lens = [0usize, 1, 32, 135, 136, 137, 272, 896, 992, 1440, 1568];
+        for k in 2..=MAX_K {
+            for transposed in [false, true] {
+                for (t, &l1) in lens.iter().enumerate() {
+                    let l2 = lens[(t * 7 + k) % lens.len()];
+                    let rho: [u8; SEED_BYTES] = core::array::from_fn(|i| data[i + t] ^ k as u8);
+                    let mut want: Matrix = Default::default();
+                    let (mut w1, mut w2) = ([0u8; 32], [0u8; 32]);
+                    default_matrix_and_hashes::<Soft>(
+                        HashMode::Shake,
+                        &rho,
+                        k,
+                        transposed,
+                        &mut want,
+                        &mut [(&data[..l1], &mut w1), (&data[5..5 + l2], &mut w2)],
+                    );
+                    let mut got: Matrix = Default::default();
+                    let (mut g1, mut g2) = ([0u8; 32], [0u8; 32]);
+                    // SAFETY: the CPU check is above.
+                    let (jobs, n) = matrix_jobs(k, transposed);
+                    unsafe {
+                        entries_and_hashes(
+                            &rho,
+                            &jobs[..n],
+                            got.as_flattened_mut(),
+                            &mut [(&data[..l1], &mut g1), (&data[5..5 + l2], &mut g2)],
+                        )
+                    };
+                    assert_eq!(got, want, "W = 4, k = {k}, lengths {l1} {l2}");
+                    assert_eq!((g1, g2), (w1, w2), "W = 4, k = {k}, lengths {l1} {l2}");
+                    let mut one: Matrix = Default::default();
+                    let mut h = [0u8; 32];
+                    // SAFETY: the CPU check is above.
+                    unsafe {
+                        entries_and_hashes(
+                            &rho,
+                            &jobs[..n],
+                            one.as_flattened_mut(),
+                            &mut [(&data[..l2], &mut h)],
+                        )
+                    };
+                    assert_eq!(one, want);
+                    assert_eq!(h, hash_h(HashMode::Shake, &[&data[..l2]]));
+                }
+            }
+        }
+    }
 
     fn sample(seed: u32, bound: i16) -> Poly {
         let mut s = seed;

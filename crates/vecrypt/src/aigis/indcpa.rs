@@ -101,25 +101,31 @@ pub fn keypair<P: Params, A: Arith>(
     wipe::polys(core::slice::from_mut(&mut t));
 }
 
-/// Encryption of the 32-byte message `m` under `pk` with randomness `coins`.
+/// The matrix seed ρ at the end of a public key.
 #[inline(always)]
-pub fn encrypt<P: Params, A: Arith>(
+pub fn rho_of<P: Params>(pk: &[u8]) -> [u8; SEED_BYTES] {
+    let mut rho = [0u8; SEED_BYTES];
+    rho.copy_from_slice(&pk[P::PK_POLYVEC_BYTES..P::PK_BYTES]);
+    rho
+}
+
+/// Encryption of the 32-byte message `m` under `pk` with randomness `coins`, given Âᵀ
+/// generated from the ρ of `pk`.
+#[inline(always)]
+pub fn encrypt_with_matrix<P: Params, A: Arith>(
     mode: HashMode,
     pk: &[u8],
+    at: &Matrix,
     m: &[u8; SEED_BYTES],
     coins: &[u8; SEED_BYTES],
     ct: &mut [u8],
 ) {
     let k = P::K;
-    let mut rho = [0u8; SEED_BYTES];
-    rho.copy_from_slice(&pk[P::PK_POLYVEC_BYTES..P::PK_BYTES]);
     let mut that = [Poly::default(); MAX_K];
     for (i, p) in that.iter_mut().enumerate().take(k) {
         A::decompress(p, &pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8], P::D_T);
         A::ntt(p);
     }
-    let mut at: Matrix = Default::default();
-    A::gen_matrix(mode, &rho, k, true, &mut at);
     let mut noise = Secret::<MAX_NOISE>::default();
     A::noise(
         mode,

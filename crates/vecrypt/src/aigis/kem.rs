@@ -5,7 +5,7 @@
 //! randomness never appears in the output; decapsulation re-encrypts and, in constant time,
 //! swaps in z for the message when the ciphertexts differ.
 
-use super::arith::Arith;
+use super::arith::{Arith, Matrix};
 use super::hash::{HashMode, hash_h};
 use super::indcpa::{self, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
@@ -41,10 +41,19 @@ pub fn encapsulate<P: Params, A: Arith>(
     coins: &[u8; SEED_BYTES],
     ct: &mut [u8],
 ) -> [u8; SEED_BYTES] {
-    let m = Secret32(hash_h(mode, &[coins]));
-    let h = hash_h(mode, &[pk]);
+    let mut m = Secret32([0; SEED_BYTES]);
+    let mut h = [0u8; SEED_BYTES];
+    let mut at: Matrix = Default::default();
+    A::matrix_and_hashes(
+        mode,
+        &indcpa::rho_of::<P>(pk),
+        P::K,
+        true,
+        &mut at,
+        &mut [(coins, &mut m.0), (pk, &mut h)],
+    );
     let seed = Secret32(hash_h(mode, &[&m.0, &h]));
-    indcpa::encrypt::<P, A>(mode, pk, &m.0, &seed.0, ct);
+    indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, ct);
     let hc = hash_h(mode, &[ct]);
     hash_h(mode, &[&m.0, &h, &hc])
 }
@@ -60,13 +69,22 @@ pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) ->
     let mut m = Secret32([0; SEED_BYTES]);
     indcpa::decrypt::<P, A>(&sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
     let seed = Secret32(hash_h(mode, &[&m.0, h]));
+    let mut at: Matrix = Default::default();
+    let mut hc = [0u8; SEED_BYTES];
+    A::matrix_and_hashes(
+        mode,
+        &indcpa::rho_of::<P>(pk),
+        P::K,
+        true,
+        &mut at,
+        &mut [(ct, &mut hc)],
+    );
     let mut again = [0u8; MAX_CT_BYTES];
-    indcpa::encrypt::<P, A>(mode, pk, &m.0, &seed.0, &mut again[..P::CT_BYTES]);
+    indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, &mut again[..P::CT_BYTES]);
     let same = again[..P::CT_BYTES].ct_eq(ct);
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
         *mi = u8::conditional_select(zi, mi, same);
     }
-    let hc = hash_h(mode, &[ct]);
     let ss = hash_h(mode, &[&m.0, h, &hc]);
     wipe::bytes(&mut again);
     ss

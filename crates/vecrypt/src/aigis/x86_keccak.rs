@@ -7,7 +7,8 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::hash::keccak_f1600_rounds;
+use super::hash::{HashMode, SHA3_256_RATE, SHAKE128_RATE, keccak_f1600_rounds};
+use super::params::MAX_K;
 
 #[cfg(test)]
 use super::hash::keccak_f1600;
@@ -118,6 +119,75 @@ pub fn f1600_x8(s: &mut [__m512i; 25]) {
     keccak_f1600_rounds!(s, RC, xor512, xor5_512, chi512, rol512, splat512);
 }
 
+/// One lane's work in [`LanePlan`]: a matrix entry Parse(SHAKE128(ρ ‖ x ‖ y)) for entry
+/// `at`, or SHA3-256 of hash input `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneJob {
+    Entry { x: u8, y: u8, at: usize },
+    Hash { i: usize, len: usize },
+}
+
+impl LaneJob {
+    /// (blocks absorbed, blocks squeezed, rate): the job takes absorbed + squeezed - 1
+    /// permutations.
+    #[inline(always)]
+    pub fn shape(&self) -> (usize, usize, usize) {
+        match *self {
+            LaneJob::Entry { .. } => (1, FIRST_SQUEEZE_BLOCKS, SHAKE128_RATE),
+            LaneJob::Hash { len, .. } => (len / SHA3_256_RATE + 1, 1, SHA3_256_RATE),
+        }
+    }
+
+    fn permutations(&self) -> usize {
+        let (a, s, _) = self.shape();
+        a + s - 1
+    }
+}
+
+const FIRST_SQUEEZE_BLOCKS: usize = HashMode::Shake.xof_first_blocks();
+/// Hashes that can run beside a matrix.
+pub const MAX_LANE_HASHES: usize = 2;
+const MAX_JOBS: usize = MAX_K * MAX_K + MAX_LANE_HASHES;
+
+/// Which lane runs which jobs, in order: longest first, each onto the least loaded lane, so
+/// the permutation count is close to max(longest job, total / W). Depends only on public
+/// lengths.
+pub struct LanePlan<const W: usize> {
+    jobs: [[Option<LaneJob>; MAX_JOBS]; W],
+}
+
+impl<const W: usize> LanePlan<W> {
+    pub fn new(entries: &[(u8, u8, usize)], hash_lens: &[usize]) -> Self {
+        let mut all = [None; MAX_JOBS];
+        let mut n = 0;
+        for (i, &len) in hash_lens.iter().enumerate() {
+            all[n] = Some(LaneJob::Hash { i, len });
+            n += 1;
+        }
+        for &(x, y, at) in entries {
+            all[n] = Some(LaneJob::Entry { x, y, at });
+            n += 1;
+        }
+        all[..n].sort_by_key(|j| core::cmp::Reverse(j.map_or(0, |j| j.permutations())));
+        let mut jobs = [[None; MAX_JOBS]; W];
+        let mut load = [0usize; W];
+        let mut count = [0usize; W];
+        for job in all[..n].iter().flatten() {
+            let l = (0..W).min_by_key(|&l| load[l]).unwrap_or(0);
+            jobs[l][count[l]] = Some(*job);
+            count[l] += 1;
+            load[l] += job.permutations();
+        }
+        LanePlan { jobs }
+    }
+
+    /// Job `n` of lane `l`, if it has one.
+    #[inline(always)]
+    pub fn job(&self, l: usize, n: usize) -> Option<LaneJob> {
+        self.jobs[l].get(n).copied().flatten()
+    }
+}
+
 /// The padded first block of SHAKE with domain byte 0x1F for one short input.
 fn padded_block<const RATE: usize>(parts: &[&[u8]]) -> [u64; 25] {
     let mut st = [0u64; 25];
@@ -157,6 +227,44 @@ impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
     pub fn block(&self, j: usize, out: &mut [u8]) {
         for (chunk, w) in out.chunks_mut(8).zip(self.words.iter()) {
             chunk.copy_from_slice(&w[j].to_le_bytes()[..chunk.len()]);
+        }
+    }
+
+    /// All states zero; with [`Self::xor_padded_block`] for inputs of any length and any rate
+    /// per instance (RATE is then unused).
+    pub fn zeroed() -> Self {
+        ShakeLanes {
+            words: [[0u64; W]; 25],
+        }
+    }
+
+    /// XORs block `b` of `input`, padded for a sponge of `rate` bytes with domain byte
+    /// `domain` (0x1F for SHAKE, 0x06 for SHA-3), into instance j. Block `input.len() / rate`
+    /// is the last, padded one.
+    #[inline(always)]
+    pub fn xor_padded_block(&mut self, j: usize, input: &[u8], b: usize, rate: usize, domain: u8) {
+        let mut blk = [0u8; SHAKE128_RATE];
+        let start = b * rate;
+        let end = (start + rate).min(input.len());
+        let n = end - start;
+        blk[..n].copy_from_slice(&input[start..end]);
+        if n < rate {
+            blk[n] ^= domain;
+            blk[rate - 1] ^= 0x80;
+        }
+        for (w, c) in self.words.iter_mut().zip(blk[..rate].chunks_exact(8)) {
+            let mut le = [0u8; 8];
+            le.copy_from_slice(c);
+            w[j] ^= u64::from_le_bytes(le);
+        }
+        super::wipe::bytes(&mut blk);
+    }
+
+    /// Instance j back to the zero state, for its next input.
+    #[inline(always)]
+    pub fn clear(&mut self, j: usize) {
+        for w in self.words.iter_mut() {
+            w[j] = 0;
         }
     }
 
