@@ -13,6 +13,7 @@ use core::arch::x86_64::*;
 
 use super::arith::{Arith, Matrix, default_matrix_and_hashes};
 use super::cbd::{cbd, noise_bytes};
+use super::compress::magic;
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
 use super::indcpa::MAX_NOISE;
 use super::ntt::{INV_N_MONT, ZETAS};
@@ -361,34 +362,285 @@ pub fn freeze(p: &mut Poly) {
     freeze_all_i16(&mut p.0);
 }
 
-/// CBD_eta(buf) into `p`: eta = 4 (popcount of the low nibble minus that of the high
-/// one, for every byte) with nibble look-ups, 32 coefficients per step; the other widths
-/// through the portable code.
+/// Popcount of each nibble value, in both 128-bit halves.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn nibble_popcounts() -> __m256i {
+    _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    )
+}
+
+/// A 16-entry byte table (indexed by nibble) in both 128-bit halves.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn nibble_table(f: fn(i32) -> i32) -> __m256i {
+    let mut t = [0i8; 32];
+    for (n, v) in t.iter_mut().enumerate() {
+        *v = f(n as i32 % 16) as i8;
+    }
+    // SAFETY: 32 readable bytes.
+    unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+}
+
+/// The 32 signed bytes of `c` as 16-bit coefficients in `out[..32]`, in order.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn widen_store(out: &mut [i16], c: __m256i) {
+    assert!(out.len() >= 32);
+    // SAFETY: `out` has at least 32 values, 64 writable bytes.
+    unsafe {
+        _mm256_storeu_si256(
+            out.as_mut_ptr().cast(),
+            _mm256_cvtepi8_epi16(_mm256_castsi256_si128(c)),
+        );
+        _mm256_storeu_si256(
+            out.as_mut_ptr().add(16).cast(),
+            _mm256_cvtepi8_epi16(_mm256_extracti128_si256::<1>(c)),
+        );
+    }
+}
+
+/// eta = 1: four 2-bit fields per byte, each bit 0 minus bit 1; a nibble holds two fields,
+/// so two nibble tables give all four, interleaved back into order.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cbd1_vec(p: &mut Poly, buf: &[u8]) {
+    let first = _mm256_castsi256_si128(nibble_table(|n| (n & 1) - ((n >> 1) & 1)));
+    let second = _mm256_castsi256_si128(nibble_table(|n| ((n >> 2) & 1) - ((n >> 3) & 1)));
+    let low = _mm_set1_epi8(0x0f);
+    for (bytes, out) in buf[..noise_bytes(1)]
+        .chunks_exact(16)
+        .zip(p.0.chunks_exact_mut(64))
+    {
+        // SAFETY: 16 readable bytes.
+        let b = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+        let lo = _mm_and_si128(b, low);
+        let hi = _mm_and_si128(_mm_srli_epi16::<4>(b), low);
+        let (c0, c1) = (_mm_shuffle_epi8(first, lo), _mm_shuffle_epi8(second, lo));
+        let (c2, c3) = (_mm_shuffle_epi8(first, hi), _mm_shuffle_epi8(second, hi));
+        let (p01, p23) = (_mm_unpacklo_epi8(c0, c1), _mm_unpacklo_epi8(c2, c3));
+        let (q01, q23) = (_mm_unpackhi_epi8(c0, c1), _mm_unpackhi_epi8(c2, c3));
+        let quads = [
+            _mm_unpacklo_epi16(p01, p23),
+            _mm_unpackhi_epi16(p01, p23),
+            _mm_unpacklo_epi16(q01, q23),
+            _mm_unpackhi_epi16(q01, q23),
+        ];
+        for (o, q) in out.chunks_exact_mut(32).zip(quads.chunks_exact(2)) {
+            widen_store(o, _mm256_set_m128i(q[1], q[0]));
+        }
+    }
+}
+
+/// eta = 2: one 4-bit field per nibble, looked up whole.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cbd2_vec(p: &mut Poly, buf: &[u8]) {
+    let table = nibble_table(|n| (n & 1) + ((n >> 1) & 1) - ((n >> 2) & 1) - ((n >> 3) & 1));
+    let low = _mm256_set1_epi8(0x0f);
+    for (bytes, out) in buf[..noise_bytes(2)]
+        .chunks_exact(32)
+        .zip(p.0.chunks_exact_mut(64))
+    {
+        // SAFETY: 32 readable bytes.
+        let b = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+        let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(b, low));
+        let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16::<4>(b), low));
+        // In-lane interleaving: `a` holds coefficients 0..16 and 32..48, `c` 16..32 and 48..64.
+        let a = _mm256_unpacklo_epi8(lo, hi);
+        let c = _mm256_unpackhi_epi8(lo, hi);
+        widen_store(&mut out[..32], _mm256_permute2x128_si256::<0x20>(a, c));
+        widen_store(&mut out[32..], _mm256_permute2x128_si256::<0x31>(a, c));
+    }
+}
+
+/// eta = 3: one 6-bit field per coefficient, gathered into a 32-bit lane by a byte shuffle
+/// and a variable shift, eight coefficients per step; the two 3-bit sums by nibble look-up.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cbd3_vec(p: &mut Poly, buf: &[u8]) {
+    const BYTES: usize = noise_bytes(3);
+    let mut padded = [0u8; BYTES + 16];
+    padded[..BYTES].copy_from_slice(&buf[..BYTES]);
+    let idx = _mm256_setr_epi8(
+        0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6, 3, 4, 5, 6, 4, 5, 6, 7, 5, 6,
+        7, 8,
+    );
+    let shifts = _mm256_setr_epi32(0, 6, 4, 2, 0, 6, 4, 2);
+    let seven = _mm256_set1_epi32(7);
+    let pop = nibble_popcounts();
+    let eight = |at: usize| {
+        // SAFETY: `padded` has 16 readable bytes at every multiple of 6 below BYTES.
+        let src = unsafe { _mm_loadu_si128(padded.as_ptr().add(at).cast()) };
+        let v = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(src), idx);
+        let v = _mm256_srlv_epi32(v, shifts);
+        let a = _mm256_shuffle_epi8(pop, _mm256_and_si256(v, seven));
+        let b = _mm256_shuffle_epi8(pop, _mm256_and_si256(_mm256_srli_epi32::<3>(v), seven));
+        _mm256_sub_epi32(a, b)
+    };
+    for (i, out) in p.0.chunks_exact_mut(16).enumerate() {
+        let packed = _mm256_packs_epi32(eight(12 * i), eight(12 * i + 6));
+        let ordered = _mm256_permute4x64_epi64::<0xd8>(packed);
+        // SAFETY: `out` is 16 values, 32 writable bytes.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), ordered) };
+    }
+}
+
+/// eta = 4: popcount of the low nibble minus that of the high one, for every byte.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cbd4_vec(p: &mut Poly, buf: &[u8]) {
+    let pop = nibble_popcounts();
+    let low = _mm256_set1_epi8(0x0f);
+    for (bytes, out) in buf[..noise_bytes(4)]
+        .chunks_exact(32)
+        .zip(p.0.chunks_exact_mut(32))
+    {
+        // SAFETY: 32 readable bytes.
+        let b = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+        let lo = _mm256_shuffle_epi8(pop, _mm256_and_si256(b, low));
+        let hi = _mm256_shuffle_epi8(pop, _mm256_and_si256(_mm256_srli_epi16::<4>(b), low));
+        widen_store(out, _mm256_sub_epi8(lo, hi));
+    }
+}
+
+/// eta = 8: popcount of the first byte minus that of the second, for every byte pair
+/// (one multiply-add by (1, -1)).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cbd8_vec(p: &mut Poly, buf: &[u8]) {
+    let pop = nibble_popcounts();
+    let low = _mm256_set1_epi8(0x0f);
+    let signs = _mm256_set1_epi16(0xff01u16 as i16);
+    for (bytes, out) in buf[..noise_bytes(8)]
+        .chunks_exact(32)
+        .zip(p.0.chunks_exact_mut(16))
+    {
+        // SAFETY: 32 readable bytes.
+        let b = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+        let counts = _mm256_add_epi8(
+            _mm256_shuffle_epi8(pop, _mm256_and_si256(b, low)),
+            _mm256_shuffle_epi8(pop, _mm256_and_si256(_mm256_srli_epi16::<4>(b), low)),
+        );
+        // SAFETY: `out` is 16 values, 32 writable bytes.
+        unsafe {
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_maddubs_epi16(counts, signs))
+        };
+    }
+}
+
+/// CBD_eta(buf) into `p` for every width the sets use.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub fn cbd_vec(p: &mut Poly, buf: &[u8], eta: usize) {
-    if eta != 4 {
-        return cbd(p, buf, eta);
+    assert!(buf.len() >= noise_bytes(eta));
+    match eta {
+        1 => cbd1_vec(p, buf),
+        2 => cbd2_vec(p, buf),
+        3 => cbd3_vec(p, buf),
+        4 => cbd4_vec(p, buf),
+        8 => cbd8_vec(p, buf),
+        _ => cbd(p, buf, eta),
     }
-    assert!(buf.len() >= noise_bytes(4));
-    let popcounts = _mm256_setr_epi8(
-        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
-        3, 4,
-    );
-    let low = _mm256_set1_epi8(0x0f);
-    for (bytes, out) in buf.chunks_exact(32).zip(p.0.chunks_exact_mut(32)) {
-        // SAFETY: 32 readable bytes.
-        let b = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
-        let lo = _mm256_shuffle_epi8(popcounts, _mm256_and_si256(b, low));
-        let hi = _mm256_shuffle_epi8(popcounts, _mm256_and_si256(_mm256_srli_epi16::<4>(b), low));
-        let d = _mm256_sub_epi8(lo, hi);
-        let first = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(d));
-        let second = _mm256_cvtepi8_epi16(_mm256_extracti128_si256::<1>(d));
-        // SAFETY: `out` is 32 values, 64 writable bytes.
-        unsafe {
-            _mm256_storeu_si256(out.as_mut_ptr().cast(), first);
-            _mm256_storeu_si256(out.as_mut_ptr().add(16).cast(), second);
+}
+
+/// Output bytes of eight D-bit values packed by [`compress_vec`]: the first four values sit
+/// in the low 128-bit half, the last four (shifted to a byte boundary) in the high half,
+/// and one byte is shared when 4D is odd in nibbles. 0x80 marks bytes a half does not give.
+struct PackBytes<const D: usize>;
+
+impl<const D: usize> PackBytes<D> {
+    const SPLIT: usize = 4 * D / 8;
+    const LOW: [u8; 16] = {
+        let mut t = [0x80u8; 16];
+        let mut b = 0;
+        while b < (4 * D).div_ceil(8) {
+            t[b] = b as u8;
+            b += 1;
         }
+        t
+    };
+    const HIGH: [u8; 16] = {
+        let mut t = [0x80u8; 16];
+        let mut b = Self::SPLIT;
+        while b < D {
+            t[b] = (b - Self::SPLIT) as u8;
+            b += 1;
+        }
+        t
+    };
+}
+
+/// Compress_d by multiply-shift (the constants of `compress::magic`) and pack at D bits,
+/// eight coefficients (D bytes) per step; input canonical.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn compress_vec<const D: usize>(out: &mut [u8], p: &Poly) {
+    let bytes = N * D / 8;
+    assert!(out.len() >= bytes);
+    let (m, a, s) = magic(D);
+    // SAFETY: 16 readable bytes each.
+    let (low, high) = unsafe {
+        (
+            _mm_loadu_si128(PackBytes::<D>::LOW.as_ptr().cast()),
+            _mm_loadu_si128(PackBytes::<D>::HIGH.as_ptr().cast()),
+        )
+    };
+    // x * m by VPMADDWD: x sits in the low 16 bits of each 32-bit lane, m in the low half
+    // of each multiplier pair, zero in the high half.
+    let mul = _mm256_set1_epi32(m as i32);
+    let add = _mm256_set1_epi32(a as i32);
+    let shift = _mm_cvtsi32_si128(s as i32);
+    let mask = _mm256_set1_epi32((1 << D) - 1);
+    let low_dwords = _mm256_set1_epi64x(0xffff_ffff);
+    let pair_shift = _mm_cvtsi32_si128(32 - D as i32);
+    let quad_shift = _mm_cvtsi32_si128(2 * D as i32);
+    let half_shift = _mm256_setr_epi64x(0, 0, (4 * D % 8) as i64, 0);
+    for (i, group) in p.0.chunks_exact(8).enumerate() {
+        // SAFETY: `group` is 8 values, 16 readable bytes.
+        let x = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(group.as_ptr().cast()) });
+        let v = _mm256_srl_epi32(_mm256_add_epi32(_mm256_madd_epi16(x, mul), add), shift);
+        let v = _mm256_and_si256(v, mask);
+        // Two values per 64-bit lane (2D bits), then four per 128-bit half (4D bits).
+        let pairs = _mm256_or_si256(
+            _mm256_and_si256(v, low_dwords),
+            _mm256_srl_epi64(v, pair_shift),
+        );
+        let quads = _mm256_or_si256(
+            pairs,
+            _mm256_sll_epi64(_mm256_bsrli_epi128::<8>(pairs), quad_shift),
+        );
+        let quads = _mm256_sllv_epi64(quads, half_shift);
+        let packed = _mm_or_si128(
+            _mm_shuffle_epi8(_mm256_castsi256_si128(quads), low),
+            _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(quads), high),
+        );
+        let at = D * i;
+        if at + 16 <= bytes {
+            // SAFETY: out[at .. at + 16] is inside out[..bytes]; the bytes past the D of
+            // this step are zero and are rewritten by the next steps.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(at).cast(), packed) };
+        } else {
+            let mut last = [0u8; 16];
+            // SAFETY: `last` is 16 writable bytes.
+            unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), packed) };
+            out[at..at + D].copy_from_slice(&last[..D]);
+        }
+    }
+}
+
+/// [`compress_vec`] for the widths of u; for the narrow widths of v the portable packing
+/// is as fast (the vector cost is per eight values, whatever D).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn compress(out: &mut [u8], p: &Poly, d: usize) {
+    match d {
+        9 => compress_vec::<9>(out, p),
+        10 => compress_vec::<10>(out, p),
+        11 => compress_vec::<11>(out, p),
+        _ => Soft::compress(out, p, d),
     }
 }
 
@@ -707,7 +959,8 @@ impl Arith for Avx2 {
 
     #[inline(always)]
     fn compress(out: &mut [u8], p: &Poly, d: usize) {
-        Soft::compress(out, p, d)
+        // SAFETY: as for `ntt`.
+        unsafe { compress(out, p, d) }
     }
 
     #[inline(always)]
@@ -910,6 +1163,38 @@ mod tests {
         for (a, r) in (i16::MIN..=i16::MAX).zip(all) {
             assert!(r.abs() < Q, "{a} -> {r}");
             assert_eq!(freeze(a), freeze(r));
+        }
+    }
+
+    #[test]
+    fn vector_compression_equals_portable() {
+        if !runs() {
+            return;
+        }
+        for d in [3usize, 4, 5, 9, 10, 11] {
+            for seed in 0..16u32 {
+                let mut p = canonical(sample(seed * 31 + d as u32, Q));
+                if seed == 0 {
+                    p.0 = core::array::from_fn(|i| (Q - 1 - i as i16 * 30).max(0));
+                }
+                let mut want = [0u8; N * 11 / 8 + 1];
+                let mut got = [0xa5u8; N * 11 / 8 + 1];
+                Soft::compress(&mut want, &p, d);
+                // SAFETY: AVX2 was checked above.
+                unsafe {
+                    match d {
+                        3 => compress_vec::<3>(&mut got, &p),
+                        4 => compress_vec::<4>(&mut got, &p),
+                        5 => compress_vec::<5>(&mut got, &p),
+                        _ => compress(&mut got, &p, d),
+                    }
+                };
+                assert_eq!(got[..N * d / 8], want[..N * d / 8], "d = {d}, seed {seed}");
+                assert!(
+                    got[N * d / 8..].iter().all(|&b| b == 0xa5),
+                    "d = {d}: wrote past"
+                );
+            }
         }
     }
 

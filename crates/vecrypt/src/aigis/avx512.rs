@@ -265,7 +265,8 @@ impl Arith for Avx512 {
 
     #[inline(always)]
     fn compress(out: &mut [u8], p: &Poly, d: usize) {
-        Soft::compress(out, p, d)
+        // SAFETY: as for `ntt`.
+        unsafe { avx2::compress(out, p, d) }
     }
 
     #[inline(always)]
