@@ -648,6 +648,9 @@ pub fn compress(out: &mut [u8], p: &Poly, d: usize) {
 /// in the AVX-512 backend.
 macro_rules! lane_sampling {
     ($w:literal, $features:literal, $parse:path) => {
+        $crate::aigis::avx2::lane_sampling!($w, $features, $parse, permute);
+    };
+    ($w:literal, $features:literal, $parse:path, $permute:ident) => {
         /// Matrix entries: job (x, y, at) writes Parse(SHAKE128(ρ ‖ x ‖ y)) to `out[at]`,
         /// W streams at a time.
         #[target_feature(enable = $features)]
@@ -659,7 +662,7 @@ macro_rules! lane_sampling {
                 let parts: [[&[u8]; 2]; $w] = core::array::from_fn(|l| [&rho[..], &ext[l][..]]);
                 let mut lanes = ShakeLanes::<$w, SHAKE128_RATE>::absorb(&parts);
                 for blk in 0..3 {
-                    lanes.permute();
+                    lanes.$permute();
                     for (l, buf) in bufs.iter_mut().enumerate().take(batch.len()) {
                         lanes.block(l, &mut buf[blk * SHAKE128_RATE..(blk + 1) * SHAKE128_RATE]);
                     }
@@ -693,12 +696,12 @@ macro_rules! lane_sampling {
             let mut next = [0usize; $w];
             let mut step = [0usize; $w];
             loop {
-                let mut busy = false;
+                let mut busy = 0usize;
                 for l in 0..$w {
                     let Some(job) = plan.job(l, next[l]) else {
                         continue;
                     };
-                    busy = true;
+                    busy |= 1 << l;
                     if step[l] >= job.shape().0 {
                         continue;
                     }
@@ -718,10 +721,10 @@ macro_rules! lane_sampling {
                         ),
                     }
                 }
-                if !busy {
+                if busy == 0 {
                     break;
                 }
-                lanes.permute();
+                lanes.permute_busy(busy);
                 for l in 0..$w {
                     let Some(job) = plan.job(l, next[l]) else {
                         continue;
@@ -767,7 +770,7 @@ macro_rules! lane_sampling {
                     .max()
                     .unwrap_or(0);
                 for blk in 0..blocks {
-                    lanes.permute();
+                    lanes.$permute();
                     for (l, buf) in bufs.iter_mut().enumerate().take(es.len()) {
                         lanes.block(l, &mut buf[blk * SHAKE256_RATE..(blk + 1) * SHAKE256_RATE]);
                     }

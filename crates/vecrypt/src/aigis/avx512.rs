@@ -22,12 +22,18 @@ use crate::cpu;
 
 lane_sampling!(8, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", parse_vbmi);
 
-/// The four-lane Keccak for matrix remainders, with the AVX-512 rejection sampling (its
-/// noise half is not used: the noise always fills eight lanes well enough).
+/// The four-lane Keccak (AVX-512VL form) for matrix remainders and rows, with the AVX-512
+/// rejection sampling (its noise half is not used: the noise always fills eight lanes well
+/// enough).
 #[allow(dead_code)]
 mod four_lanes {
     use super::*;
-    lane_sampling!(4, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", parse_vbmi);
+    lane_sampling!(
+        4,
+        "avx2,avx512f,avx512bw,avx512vl,avx512vbmi",
+        parse_vbmi,
+        permute_vl
+    );
 }
 
 /// For sixteen D-bit values packed little-endian: bytes Di/8 .. Di/8 + 3 into 32-bit lane i
