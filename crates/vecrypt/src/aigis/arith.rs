@@ -2,7 +2,7 @@
 //! itself (`indcpa`, `kem`) is written once, generic over this trait, and each backend
 //! instantiates it inside one function compiled for its CPU features.
 
-use super::hash::{HashMode, hash_h};
+use super::hash::{HashMode, KeccakF, hash_h_by};
 use super::params::{MAX_K, SEED_BYTES};
 use super::poly::Poly;
 
@@ -12,6 +12,8 @@ pub type Matrix = [[Poly; MAX_K]; MAX_K];
 /// Coefficient ranges: every function accepts and returns coefficients of absolute value
 /// below q unless it says otherwise.
 pub trait Arith {
+    /// The permutation of the one-state hashes H and G.
+    type Keccak: KeccakF;
     /// Forward NTT, bit-reversed output, normal domain.
     fn ntt(p: &mut Poly);
     /// Inverse NTT including the division by 256.
@@ -84,7 +86,7 @@ pub fn default_matrix_and_hashes<A: Arith + ?Sized>(
     hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
 ) {
     for (input, out) in hashes.iter_mut() {
-        **out = hash_h(mode, &[input]);
+        **out = hash_h_by::<A::Keccak>(mode, &[input]);
     }
     A::gen_matrix(mode, rho, k, transposed, a);
 }

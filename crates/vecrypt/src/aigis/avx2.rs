@@ -875,6 +875,8 @@ pub fn row_jobs(k: usize, i: usize, transposed: bool) -> [(u8, u8, usize); MAX_K
 pub struct Avx2;
 
 impl Arith for Avx2 {
+    type Keccak = super::hash::ScalarKeccak;
+
     #[inline(always)]
     fn ntt(p: &mut Poly) {
         // SAFETY: `Avx2` is only used inside the AVX2 entry points below, after the check.

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 use super::arith::{Arith, Matrix, default_matrix_and_hashes};
 use super::avx2::{self, lane_sampling, matrix_jobs, row_jobs};
 use super::cbd::noise_bytes;
-use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
+use super::hash::{HashMode, KeccakF, SHAKE128_RATE, SHAKE256_RATE};
 use super::kem;
 use super::params::{MAX_K, Params, SEED_BYTES};
 
@@ -17,7 +17,7 @@ use super::params::{N, Q};
 use super::poly::Poly;
 use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact};
 use super::soft::Soft;
-use super::x86_keccak::ShakeLanes;
+use super::x86_keccak::{ShakeLanes, f1600_x1_vl};
 use crate::cpu;
 
 lane_sampling!(8, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", parse_vbmi);
@@ -160,7 +160,21 @@ pub(super) fn parse_vbmi(buf: &[u8], r: &mut Poly) -> bool {
 /// The AVX-512 backend.
 pub struct Avx512;
 
+/// The one-state Keccak on 128-bit registers with AVX-512VL logic and rotations.
+pub struct VlKeccak;
+
+impl KeccakF for VlKeccak {
+    #[inline(always)]
+    fn permute(s: &mut [u64; 25]) {
+        // SAFETY: `VlKeccak` is only used by `Avx512`, inside the entry points below, after
+        // the CPU check (which includes AVX-512VL).
+        unsafe { f1600_x1_vl(s) }
+    }
+}
+
 impl Arith for Avx512 {
+    type Keccak = VlKeccak;
+
     #[inline(always)]
     fn ntt(p: &mut Poly) {
         // SAFETY: `Avx512` is only used inside the entry points below, after the CPU check

@@ -12,7 +12,7 @@ use zeroize::Zeroize;
 
 use super::arith::Arith;
 use super::cbd::cbd_into;
-use super::hash::{HashMode, NoiseStream, hash_h};
+use super::hash::{HashMode, NoiseStream, ScalarKeccak, hash_h};
 use super::indcpa::{Secret32, expand_seed};
 use super::params::{N, POLY_BYTES, Params, SEED_BYTES};
 use super::poly::{Poly, from_msg, pack13, to_msg, unpack13};
@@ -77,7 +77,7 @@ fn hash(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
 /// (ρ, σ) = G(d).
 #[inline(never)]
 fn seeds(mode: HashMode, d: &[u8; SEED_BYTES]) -> ([u8; SEED_BYTES], Secret32) {
-    expand_seed(mode, d)
+    expand_seed::<ScalarKeccak>(mode, d)
 }
 
 /// Compresses `p` at d bits and hands the bytes to `sink` at `offset`.

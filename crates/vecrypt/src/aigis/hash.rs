@@ -233,6 +233,22 @@ pub fn keccak_f1600(s: &mut [u64; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, chi64, rol64, splat64);
 }
 
+/// A Keccak-f[1600] for the one-state sponges (the hashes H and G); a backend may bring a
+/// faster one than [`keccak_f1600`].
+pub trait KeccakF {
+    fn permute(s: &mut [u64; 25]);
+}
+
+/// [`keccak_f1600`] on general-purpose registers.
+pub struct ScalarKeccak;
+
+impl KeccakF for ScalarKeccak {
+    #[inline(always)]
+    fn permute(s: &mut [u64; 25]) {
+        keccak_f1600(s);
+    }
+}
+
 #[inline(always)]
 fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
     state[at / 8] ^= u64::from(b) << (8 * (at % 8));
@@ -266,10 +282,16 @@ impl<const RATE: usize> Shake<RATE> {
     /// Absorbs and pads with `domain` (0x1F for SHAKE, 0x06 for SHA-3).
     #[inline(always)]
     fn absorb_with_domain(parts: &[&[u8]], domain: u8) -> Self {
+        Self::absorb_with_domain_by::<ScalarKeccak>(parts, domain)
+    }
+
+    /// [`Self::absorb_with_domain`] with the permutation `K`.
+    #[inline(always)]
+    fn absorb_with_domain_by<K: KeccakF>(parts: &[&[u8]], domain: u8) -> Self {
         let mut state = [0u64; 25];
         let mut at = 0;
         for p in parts {
-            absorb_bytes::<RATE>(&mut state, &mut at, p);
+            absorb_bytes::<RATE, K>(&mut state, &mut at, p);
         }
         xor_byte(&mut state, at, domain);
         xor_byte(&mut state, RATE - 1, 0x80);
@@ -278,10 +300,16 @@ impl<const RATE: usize> Shake<RATE> {
 
     /// Next `out.len()` bytes of output, whole 64-bit words where they line up.
     #[inline(always)]
-    pub fn squeeze(&mut self, mut out: &mut [u8]) {
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        self.squeeze_by::<ScalarKeccak>(out);
+    }
+
+    /// [`Self::squeeze`] with the permutation `K`.
+    #[inline(always)]
+    fn squeeze_by<K: KeccakF>(&mut self, mut out: &mut [u8]) {
         while !out.is_empty() {
             if self.used == RATE {
-                keccak_f1600(&mut self.state);
+                K::permute(&mut self.state);
                 self.used = 0;
             }
             if self.used.is_multiple_of(8) && out.len() >= 8 {
@@ -307,7 +335,11 @@ impl<const RATE: usize> Shake<RATE> {
 /// XORs `data` into the rate part of `state` from byte `*at`, permuting after each full
 /// block; whole 64-bit words where they line up, which is the common case.
 #[inline(always)]
-fn absorb_bytes<const RATE: usize>(state: &mut [u64; 25], at: &mut usize, mut data: &[u8]) {
+fn absorb_bytes<const RATE: usize, K: KeccakF>(
+    state: &mut [u64; 25],
+    at: &mut usize,
+    mut data: &[u8],
+) {
     while !data.is_empty() {
         if at.is_multiple_of(8) && data.len() >= 8 {
             let words = ((RATE - *at) / 8).min(data.len() / 8);
@@ -328,7 +360,7 @@ fn absorb_bytes<const RATE: usize>(state: &mut [u64; 25], at: &mut usize, mut da
             data = &data[1..];
         }
         if *at == RATE {
-            keccak_f1600(state);
+            K::permute(state);
             *at = 0;
         }
     }
@@ -440,24 +472,30 @@ fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
 /// H: 32 bytes from the concatenation of `parts`.
 #[inline(always)]
 pub fn hash_h(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
+    hash_h_by::<ScalarKeccak>(mode, parts)
+}
+
+/// [`hash_h`] with the permutation `K` in SHAKE mode.
+#[inline(always)]
+pub fn hash_h_by<K: KeccakF>(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
     match mode {
         HashMode::Shake => {
             let mut out = [0u8; SEED_BYTES];
-            Shake::<SHA3_256_RATE>::absorb_with_domain(parts, 0x06).squeeze(&mut out);
+            Shake::<SHA3_256_RATE>::absorb_with_domain_by::<K>(parts, 0x06)
+                .squeeze_by::<K>(&mut out);
             out
         }
         HashMode::Sm3 => sm3_counter_block(0, parts),
     }
 }
 
-/// G: 64 bytes from `input`.
+/// G: 64 bytes from `input`, with the permutation `K` in SHAKE mode.
 #[inline(always)]
-pub fn hash_g(mode: HashMode, input: &[u8]) -> [u8; 2 * SEED_BYTES] {
+pub fn hash_g_by<K: KeccakF>(mode: HashMode, input: &[u8]) -> [u8; 2 * SEED_BYTES] {
     let mut out = [0u8; 2 * SEED_BYTES];
     match mode {
-        HashMode::Shake => {
-            Shake::<SHA3_512_RATE>::absorb_with_domain(&[input], 0x06).squeeze(&mut out)
-        }
+        HashMode::Shake => Shake::<SHA3_512_RATE>::absorb_with_domain_by::<K>(&[input], 0x06)
+            .squeeze_by::<K>(&mut out),
         HashMode::Sm3 => {
             out[..32].copy_from_slice(&sm3_counter_block(0, &[input]));
             out[32..].copy_from_slice(&sm3_counter_block(1, &[input]));
@@ -596,7 +634,7 @@ mod tests {
 
     #[test]
     fn sm3_mode_g_is_two_counter_blocks() {
-        let g = hash_g(HashMode::Sm3, b"abc");
+        let g = hash_g_by::<ScalarKeccak>(HashMode::Sm3, b"abc");
         assert_eq!(g[..32], hash_h(HashMode::Sm3, &[b"abc"]));
         assert_ne!(g[..32], g[32..]);
         let mut p = [0u8; 40];
@@ -634,7 +672,7 @@ mod tests {
                 sha3::Sha3_256::digest(&data)[..],
                 "SHA3-256, {len} bytes"
             );
-            let g = hash_g(HashMode::Shake, &data);
+            let g = hash_g_by::<ScalarKeccak>(HashMode::Shake, &data);
             assert_eq!(
                 g[..],
                 sha3::Sha3_512::digest(&data)[..],

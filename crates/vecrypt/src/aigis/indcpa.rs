@@ -8,7 +8,7 @@
 use zeroize::Zeroize;
 
 use super::arith::{Arith, Matrix};
-use super::hash::{HashMode, hash_g};
+use super::hash::{HashMode, KeccakF, hash_g_by};
 use super::params::{MAX_K, N, POLY_BYTES, Params, SEED_BYTES};
 use super::poly::{Poly, from_msg, pack13, to_msg};
 use super::wipe;
@@ -39,8 +39,11 @@ pub fn widths(k: usize, first: usize, second: usize) -> [usize; MAX_NOISE] {
 
 /// (ρ, σ) = G(d).
 #[inline(always)]
-pub fn expand_seed(mode: HashMode, d: &[u8; SEED_BYTES]) -> ([u8; SEED_BYTES], Secret32) {
-    let mut g = hash_g(mode, d);
+pub fn expand_seed<K: KeccakF>(
+    mode: HashMode,
+    d: &[u8; SEED_BYTES],
+) -> ([u8; SEED_BYTES], Secret32) {
+    let mut g = hash_g_by::<K>(mode, d);
     let mut rho = [0u8; SEED_BYTES];
     rho.copy_from_slice(&g[..SEED_BYTES]);
     let mut sigma = Secret32([0; SEED_BYTES]);
@@ -67,7 +70,7 @@ pub fn keypair<P: Params, A: Arith>(
     sk_poly: &mut [u8],
 ) {
     let k = P::K;
-    let (rho, sigma) = expand_seed(mode, d);
+    let (rho, sigma) = expand_seed::<A::Keccak>(mode, d);
     let mut a: Matrix = Default::default();
     A::gen_matrix(mode, &rho, k, false, &mut a);
     let mut noise = Secret::<MAX_NOISE>::default();

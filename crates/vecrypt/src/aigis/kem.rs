@@ -6,7 +6,7 @@
 //! swaps in z for the message when the ciphertexts differ.
 
 use super::arith::{Arith, Matrix};
-use super::hash::{HashMode, hash_h};
+use super::hash::{HashMode, hash_h_by};
 use super::indcpa::{self, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
 use super::wipe;
@@ -29,7 +29,7 @@ pub fn keypair<P: Params, A: Arith>(
     indcpa::keypair::<P, A>(mode, &d.0, pk, &mut sk[..P::SK_POLYVEC_BYTES]);
     let pk_end = P::SK_POLYVEC_BYTES + P::PK_BYTES;
     sk[P::SK_POLYVEC_BYTES..pk_end].copy_from_slice(pk);
-    sk[pk_end..pk_end + SEED_BYTES].copy_from_slice(&hash_h(mode, &[pk]));
+    sk[pk_end..pk_end + SEED_BYTES].copy_from_slice(&hash_h_by::<A::Keccak>(mode, &[pk]));
     sk[pk_end + SEED_BYTES..].copy_from_slice(&coins[SEED_BYTES..]);
 }
 
@@ -52,10 +52,10 @@ pub fn encapsulate<P: Params, A: Arith>(
         &mut at,
         &mut [(coins, &mut m.0), (pk, &mut h)],
     );
-    let seed = Secret32(hash_h(mode, &[&m.0, &h]));
+    let seed = Secret32(hash_h_by::<A::Keccak>(mode, &[&m.0, &h]));
     indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, ct);
-    let hc = hash_h(mode, &[ct]);
-    hash_h(mode, &[&m.0, &h, &hc])
+    let hc = hash_h_by::<A::Keccak>(mode, &[ct]);
+    hash_h_by::<A::Keccak>(mode, &[&m.0, &h, &hc])
 }
 
 /// Decapsulation. Never fails: a ciphertext that does not re-encrypt to itself yields
@@ -68,7 +68,7 @@ pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) ->
     let z = &sk[hpk_at + SEED_BYTES..hpk_at + 2 * SEED_BYTES];
     let mut m = Secret32([0; SEED_BYTES]);
     indcpa::decrypt::<P, A>(&sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
-    let seed = Secret32(hash_h(mode, &[&m.0, h]));
+    let seed = Secret32(hash_h_by::<A::Keccak>(mode, &[&m.0, h]));
     let mut at: Matrix = Default::default();
     let mut hc = [0u8; SEED_BYTES];
     A::matrix_and_hashes(
@@ -85,7 +85,7 @@ pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) ->
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
         *mi = u8::conditional_select(zi, mi, same);
     }
-    let ss = hash_h(mode, &[&m.0, h, &hc]);
+    let ss = hash_h_by::<A::Keccak>(mode, &[&m.0, h, &hc]);
     wipe::bytes(&mut again);
     ss
 }

@@ -13,6 +13,8 @@ use super::sampling::parse_exact;
 pub struct Soft;
 
 impl Arith for Soft {
+    type Keccak = super::hash::ScalarKeccak;
+
     #[inline(always)]
     fn ntt(p: &mut Poly) {
         ntt::ntt(p);
