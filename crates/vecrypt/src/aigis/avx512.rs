@@ -1,13 +1,14 @@
-//! The AVX-512 backend: the AVX2 polynomial kernels, and eight-way Keccak (512-bit lanes,
-//! three-input logic for theta and chi, native rotations) for the matrix and the noise,
-//! which is where the wider registers pay: one permutation advances 8 streams. Rejection
-//! sampling gathers 13-bit values with a byte permutation (VBMI) and compresses the
-//! accepted ones into place.
+//! The AVX-512 backend: the NTT and products on 512-bit registers (`avx512_ntt`), and
+//! eight-way Keccak (512-bit lanes, three-input logic for theta and chi, native rotations)
+//! for the matrix and the noise, which is where the wider registers pay: one permutation
+//! advances 8 streams. Rejection sampling gathers 13-bit values with a byte permutation
+//! (VBMI) and compresses the accepted ones into place.
 
 use core::arch::x86_64::*;
 
 use super::arith::{Arith, Matrix, default_matrix_and_hashes};
 use super::avx2::{self, lane_sampling, matrix_jobs, row_jobs};
+use super::avx512_ntt;
 use super::cbd::noise_bytes;
 use super::hash::{HashMode, KeccakF, SHAKE128_RATE, SHAKE256_RATE};
 use super::kem;
@@ -179,19 +180,19 @@ impl Arith for Avx512 {
     fn ntt(p: &mut Poly) {
         // SAFETY: `Avx512` is only used inside the entry points below, after the CPU check
         // (which includes AVX2).
-        unsafe { avx2::ntt(p) }
+        unsafe { avx512_ntt::ntt(p) }
     }
 
     #[inline(always)]
     fn invntt(p: &mut Poly) {
         // SAFETY: as for `ntt`.
-        unsafe { avx2::invntt(p) }
+        unsafe { avx512_ntt::invntt(p) }
     }
 
     #[inline(always)]
     fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
         // SAFETY: as for `ntt`.
-        unsafe { avx2::mul_acc(r, a, b) }
+        unsafe { avx512_ntt::mul_acc(r, a, b) }
     }
 
     #[inline(always)]

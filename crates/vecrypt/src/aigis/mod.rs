@@ -37,6 +37,8 @@ mod arith;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx512_ntt;
 mod cbd;
 pub mod compact;
 mod compress;
