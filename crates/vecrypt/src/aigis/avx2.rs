@@ -648,9 +648,9 @@ pub fn compress(out: &mut [u8], p: &Poly, d: usize) {
 /// in the AVX-512 backend.
 macro_rules! lane_sampling {
     ($w:literal, $features:literal, $parse:path) => {
-        $crate::aigis::avx2::lane_sampling!($w, $features, $parse, permute);
+        $crate::aigis::avx2::lane_sampling!($w, $features, $parse, permute, permute_busy);
     };
-    ($w:literal, $features:literal, $parse:path, $permute:ident) => {
+    ($w:literal, $features:literal, $parse:path, $permute:ident, $permute_busy:ident) => {
         /// Matrix entries: job (x, y, at) writes Parse(SHAKE128(ρ ‖ x ‖ y)) to `out[at]`,
         /// W streams at a time.
         #[target_feature(enable = $features)]
@@ -724,7 +724,7 @@ macro_rules! lane_sampling {
                 if busy == 0 {
                     break;
                 }
-                lanes.permute_busy(busy);
+                lanes.$permute_busy(busy);
                 for l in 0..$w {
                     let Some(job) = plan.job(l, next[l]) else {
                         continue;
@@ -759,25 +759,47 @@ macro_rules! lane_sampling {
         /// Noise polynomials with nonces 0, 1, ..., W SHAKE256 streams at a time.
         #[target_feature(enable = $features)]
         pub fn noise_shake(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+            let blocks_of = |i: usize| noise_bytes(etas[i]).div_ceil(SHAKE256_RATE);
+            // Widest first, so that the lanes still squeezing after the narrow ones finish
+            // are the first ones (see `permute_busy`).
+            let mut order = [0usize; $crate::aigis::indcpa::MAX_NOISE];
+            let n = etas.len();
+            for (i, o) in order.iter_mut().enumerate().take(n) {
+                *o = i;
+            }
+            order[..n].sort_by_key(|&i| core::cmp::Reverse(blocks_of(i)));
             let mut bufs = [[0u8; 4 * SHAKE256_RATE]; $w];
-            for (chunk, (es, ps)) in etas.chunks($w).zip(out.chunks_mut($w)).enumerate() {
-                let nonces: [[u8; 1]; $w] = core::array::from_fn(|l| [($w * chunk + l) as u8]);
+            for chunk in order[..n].chunks($w) {
+                let mut nonces = [[0u8; 1]; $w];
+                for (nonce, &i) in nonces.iter_mut().zip(chunk) {
+                    *nonce = [i as u8];
+                }
                 let parts: [[&[u8]; 2]; $w] = core::array::from_fn(|l| [&seed[..], &nonces[l][..]]);
                 let mut lanes = ShakeLanes::<$w, SHAKE256_RATE>::absorb(&parts);
-                let blocks = es
-                    .iter()
-                    .map(|&e| noise_bytes(e).div_ceil(SHAKE256_RATE))
-                    .max()
-                    .unwrap_or(0);
-                for blk in 0..blocks {
-                    lanes.$permute();
-                    for (l, buf) in bufs.iter_mut().enumerate().take(es.len()) {
-                        lanes.block(l, &mut buf[blk * SHAKE256_RATE..(blk + 1) * SHAKE256_RATE]);
+                for blk in 0..blocks_of(chunk[0]) {
+                    let mut busy = 0usize;
+                    for (l, &i) in chunk.iter().enumerate() {
+                        if blocks_of(i) > blk {
+                            busy |= 1 << l;
+                        }
+                    }
+                    lanes.$permute_busy(busy);
+                    for (l, &i) in chunk.iter().enumerate() {
+                        if blocks_of(i) > blk {
+                            lanes.block(
+                                l,
+                                &mut bufs[l][blk * SHAKE256_RATE..(blk + 1) * SHAKE256_RATE],
+                            );
+                        }
                     }
                 }
                 lanes.wipe();
-                for ((&e, p), buf) in es.iter().zip(ps.iter_mut()).zip(bufs.iter()) {
-                    $crate::aigis::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
+                for (&i, buf) in chunk.iter().zip(bufs.iter()) {
+                    $crate::aigis::avx2::cbd_vec(
+                        &mut out[i],
+                        &buf[..noise_bytes(etas[i])],
+                        etas[i],
+                    );
                 }
             }
             $crate::aigis::wipe::bytes(bufs.as_flattened_mut());

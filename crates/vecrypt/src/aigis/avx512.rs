@@ -33,7 +33,8 @@ mod four_lanes {
         4,
         "avx2,avx512f,avx512bw,avx512vl,avx512vbmi",
         parse_vbmi,
-        permute_vl
+        permute_vl,
+        permute_busy_vl
     );
 }
 

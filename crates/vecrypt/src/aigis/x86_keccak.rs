@@ -380,6 +380,12 @@ impl<const RATE: usize> ShakeLanes<4, RATE> {
         self.permute();
     }
 
+    /// [`Self::permute_vl`]; `busy` is ignored.
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub fn permute_busy_vl(&mut self, _busy: usize) {
+        self.permute_vl();
+    }
+
     #[target_feature(enable = "avx2")]
     #[inline]
     fn permute_x4(&mut self, f: impl FnOnce(&mut [__m256i; 25])) {
