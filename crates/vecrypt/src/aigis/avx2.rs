@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::arith::{Arith, Matrix, default_matrix_and_hashes};
+use super::arith::{Arith, Matrix};
 use super::cbd::{cbd, noise_bytes};
 use super::compress::magic;
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
@@ -893,6 +893,33 @@ pub fn row_jobs(k: usize, i: usize, transposed: bool) -> [(u8, u8, usize); MAX_K
     .map(|job| if job.2 < k { job } else { (0, 0, job.2) })
 }
 
+/// `Arith::matrix_and_hashes` on the lane engine `entries_and_hashes` in scope (SHAKE
+/// mode; SM3 mode runs the two one after the other).
+macro_rules! matrix_and_hashes_on_lanes {
+    () => {
+        #[inline(always)]
+        fn matrix_and_hashes(
+            mode: HashMode,
+            rho: &[u8; SEED_BYTES],
+            k: usize,
+            transposed: bool,
+            a: &mut Matrix,
+            hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+        ) {
+            if mode == HashMode::Sm3 {
+                return $crate::aigis::arith::default_matrix_and_hashes::<Self>(
+                    mode, rho, k, transposed, a, hashes,
+                );
+            }
+            let (jobs, n) = $crate::aigis::avx2::matrix_jobs(k, transposed);
+            // SAFETY: the backend's methods are only called inside its entry points, after
+            // the CPU check.
+            unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
+        }
+    };
+}
+pub(crate) use matrix_and_hashes_on_lanes;
+
 /// The AVX2 backend.
 pub struct Avx2;
 
@@ -951,22 +978,7 @@ impl Arith for Avx2 {
         unsafe { gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
     }
 
-    #[inline(always)]
-    fn matrix_and_hashes(
-        mode: HashMode,
-        rho: &[u8; SEED_BYTES],
-        k: usize,
-        transposed: bool,
-        a: &mut Matrix,
-        hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
-    ) {
-        if mode == HashMode::Sm3 {
-            return default_matrix_and_hashes::<Self>(mode, rho, k, transposed, a, hashes);
-        }
-        let (jobs, n) = matrix_jobs(k, transposed);
-        // SAFETY: as for `ntt`.
-        unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
-    }
+    matrix_and_hashes_on_lanes!();
 
     #[inline(always)]
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
@@ -1099,77 +1111,92 @@ pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u
     runs().then(|| unsafe { decapsulate_tf::<P>(mode, sk, ct) })
 }
 
+/// A pseudo-random polynomial with coefficients of absolute value below `bound`.
+#[cfg(test)]
+pub fn sample_poly(seed: u32, bound: i16) -> Poly {
+    let mut s = seed;
+    let mut p = Poly::default();
+    for x in p.0.iter_mut() {
+        s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        *x = ((s >> 8) % (2 * bound as u32 - 1)) as i16 - (bound - 1);
+    }
+    p
+}
+
+/// A lane engine (`entries_and_hashes` of some width).
+#[cfg(test)]
+pub type LaneEngine =
+    unsafe fn(&[u8; SEED_BYTES], &[(u8, u8, usize)], &mut [Poly], &mut [(&[u8], &mut [u8; 32])]);
+
+/// Checks `engine` (W lanes; the caller has checked its CPU features) against the matrix
+/// and the hashes computed one after the other, for every k, both orientations and hash
+/// lengths around the rate.
+#[cfg(test)]
+pub fn check_entries_and_hashes(w: usize, engine: LaneEngine) {
+    use super::arith::default_matrix_and_hashes;
+    use super::hash::hash_h;
+    let data: Vec<u8> = (0..1700u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let lens = [0usize, 1, 32, 135, 136, 137, 272, 896, 992, 1440, 1568];
+    for k in 2..=MAX_K {
+        for transposed in [false, true] {
+            let (jobs, n) = matrix_jobs(k, transposed);
+            for (t, &l1) in lens.iter().enumerate() {
+                let l2 = lens[(t * 7 + k) % lens.len()];
+                let rho: [u8; SEED_BYTES] = core::array::from_fn(|i| data[i + t] ^ k as u8);
+                let mut want: Matrix = Default::default();
+                let (mut w1, mut w2) = ([0u8; 32], [0u8; 32]);
+                default_matrix_and_hashes::<Soft>(
+                    HashMode::Shake,
+                    &rho,
+                    k,
+                    transposed,
+                    &mut want,
+                    &mut [(&data[..l1], &mut w1), (&data[5..5 + l2], &mut w2)],
+                );
+                let mut got: Matrix = Default::default();
+                let (mut g1, mut g2) = ([0u8; 32], [0u8; 32]);
+                // SAFETY: the caller checked the features of `engine`.
+                unsafe {
+                    engine(
+                        &rho,
+                        &jobs[..n],
+                        got.as_flattened_mut(),
+                        &mut [(&data[..l1], &mut g1), (&data[5..5 + l2], &mut g2)],
+                    )
+                };
+                assert_eq!(got, want, "W = {w}, k = {k}, lengths {l1} {l2}");
+                assert_eq!((g1, g2), (w1, w2), "W = {w}, k = {k}, lengths {l1} {l2}");
+                let mut one: Matrix = Default::default();
+                let mut h = [0u8; 32];
+                // SAFETY: as above.
+                unsafe {
+                    engine(
+                        &rho,
+                        &jobs[..n],
+                        one.as_flattened_mut(),
+                        &mut [(&data[..l2], &mut h)],
+                    )
+                };
+                assert_eq!(one, want, "W = {w}, k = {k}, one hash of {l2}");
+                assert_eq!(h, hash_h(HashMode::Shake, &[&data[..l2]]));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aigis::hash::hash_h;
     use crate::aigis::ntt as portable;
     use crate::aigis::reduce::freeze;
 
     #[test]
     fn matrix_beside_hashes_equals_one_after_the_other() {
-        if !runs() {
-            return;
+        if runs() {
+            check_entries_and_hashes(4, entries_and_hashes);
         }
-        let data: Vec<u8> = (0..1700u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-            .collect();
-        let lens = [0usize, 1, 32, 135, 136, 137, 272, 896, 992, 1440, 1568];
-        for k in 2..=MAX_K {
-            for transposed in [false, true] {
-                for (t, &l1) in lens.iter().enumerate() {
-                    let l2 = lens[(t * 7 + k) % lens.len()];
-                    let rho: [u8; SEED_BYTES] = core::array::from_fn(|i| data[i + t] ^ k as u8);
-                    let mut want: Matrix = Default::default();
-                    let (mut w1, mut w2) = ([0u8; 32], [0u8; 32]);
-                    default_matrix_and_hashes::<Soft>(
-                        HashMode::Shake,
-                        &rho,
-                        k,
-                        transposed,
-                        &mut want,
-                        &mut [(&data[..l1], &mut w1), (&data[5..5 + l2], &mut w2)],
-                    );
-                    let mut got: Matrix = Default::default();
-                    let (mut g1, mut g2) = ([0u8; 32], [0u8; 32]);
-                    // SAFETY: the CPU check is above.
-                    let (jobs, n) = matrix_jobs(k, transposed);
-                    unsafe {
-                        entries_and_hashes(
-                            &rho,
-                            &jobs[..n],
-                            got.as_flattened_mut(),
-                            &mut [(&data[..l1], &mut g1), (&data[5..5 + l2], &mut g2)],
-                        )
-                    };
-                    assert_eq!(got, want, "W = 4, k = {k}, lengths {l1} {l2}");
-                    assert_eq!((g1, g2), (w1, w2), "W = 4, k = {k}, lengths {l1} {l2}");
-                    let mut one: Matrix = Default::default();
-                    let mut h = [0u8; 32];
-                    // SAFETY: the CPU check is above.
-                    unsafe {
-                        entries_and_hashes(
-                            &rho,
-                            &jobs[..n],
-                            one.as_flattened_mut(),
-                            &mut [(&data[..l2], &mut h)],
-                        )
-                    };
-                    assert_eq!(one, want);
-                    assert_eq!(h, hash_h(HashMode::Shake, &[&data[..l2]]));
-                }
-            }
-        }
-    }
-
-    fn sample(seed: u32, bound: i16) -> Poly {
-        let mut s = seed;
-        let mut p = Poly::default();
-        for x in p.0.iter_mut() {
-            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            *x = ((s >> 8) % (2 * bound as u32 - 1)) as i16 - (bound - 1);
-        }
-        p
     }
 
     fn canonical(mut p: Poly) -> Poly {
@@ -1200,7 +1227,7 @@ mod tests {
         }
         for d in [3usize, 4, 5, 9, 10, 11] {
             for seed in 0..16u32 {
-                let mut p = canonical(sample(seed * 31 + d as u32, Q));
+                let mut p = canonical(sample_poly(seed * 31 + d as u32, Q));
                 if seed == 0 {
                     p.0 = core::array::from_fn(|i| (Q - 1 - i as i16 * 30).max(0));
                 }
@@ -1264,7 +1291,7 @@ mod tests {
             return;
         }
         for seed in 0..20 {
-            let a = sample(seed, Q);
+            let a = sample_poly(seed, Q);
             let (mut x, mut y) = (a, a);
             portable::ntt(&mut x);
             // SAFETY: AVX2 was checked above.
@@ -1277,7 +1304,7 @@ mod tests {
             unsafe { invntt(&mut y) };
             assert!(y.0.iter().all(|c| c.abs() < Q));
             assert_eq!(canonical(x), canonical(y), "invntt, seed {seed}");
-            let terms: Vec<Poly> = (0..8).map(|t| sample(seed * 8 + t + 100, Q)).collect();
+            let terms: Vec<Poly> = (0..8).map(|t| sample_poly(seed * 8 + t + 100, Q)).collect();
             for k in 1..=4 {
                 let (mut x, mut y) = (Poly::default(), Poly::default());
                 portable::mul_acc(&mut x, &terms[..k], &terms[4..4 + k]);

@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::arith::{Arith, Matrix, default_matrix_and_hashes};
+use super::arith::{Arith, Matrix};
 use super::avx2::{self, lane_sampling, matrix_jobs, row_jobs};
 use super::avx512_ntt;
 use super::cbd::noise_bytes;
@@ -246,22 +246,7 @@ impl Arith for Avx512 {
         unsafe { four_lanes::gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
     }
 
-    #[inline(always)]
-    fn matrix_and_hashes(
-        mode: HashMode,
-        rho: &[u8; SEED_BYTES],
-        k: usize,
-        transposed: bool,
-        a: &mut Matrix,
-        hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
-    ) {
-        if mode == HashMode::Sm3 {
-            return default_matrix_and_hashes::<Self>(mode, rho, k, transposed, a, hashes);
-        }
-        let (jobs, n) = matrix_jobs(k, transposed);
-        // SAFETY: as for `ntt`.
-        unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
-    }
+    avx2::matrix_and_hashes_on_lanes!();
 
     #[inline(always)]
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
@@ -364,61 +349,12 @@ pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aigis::hash::hash_h;
 
     #[test]
     fn matrix_beside_hashes_equals_one_after_the_other() {
-        if !runs() {
-            return;
-        }
-        let data: Vec<u8> = (0..1700u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-            .collect();
-        let lens = [0usize, 1, 32, 135, 136, 137, 272, 896, 992, 1440, 1568];
-        for k in 2..=MAX_K {
-            for transposed in [false, true] {
-                for (t, &l1) in lens.iter().enumerate() {
-                    let l2 = lens[(t * 7 + k) % lens.len()];
-                    let rho: [u8; SEED_BYTES] = core::array::from_fn(|i| data[i + t] ^ k as u8);
-                    let mut want: Matrix = Default::default();
-                    let (mut w1, mut w2) = ([0u8; 32], [0u8; 32]);
-                    default_matrix_and_hashes::<Soft>(
-                        HashMode::Shake,
-                        &rho,
-                        k,
-                        transposed,
-                        &mut want,
-                        &mut [(&data[..l1], &mut w1), (&data[5..5 + l2], &mut w2)],
-                    );
-                    let mut got: Matrix = Default::default();
-                    let (mut g1, mut g2) = ([0u8; 32], [0u8; 32]);
-                    // SAFETY: the CPU check is above.
-                    let (jobs, n) = matrix_jobs(k, transposed);
-                    unsafe {
-                        entries_and_hashes(
-                            &rho,
-                            &jobs[..n],
-                            got.as_flattened_mut(),
-                            &mut [(&data[..l1], &mut g1), (&data[5..5 + l2], &mut g2)],
-                        )
-                    };
-                    assert_eq!(got, want, "W = 8, k = {k}, lengths {l1} {l2}");
-                    assert_eq!((g1, g2), (w1, w2), "W = 8, k = {k}, lengths {l1} {l2}");
-                    let mut one: Matrix = Default::default();
-                    let mut h = [0u8; 32];
-                    // SAFETY: the CPU check is above.
-                    unsafe {
-                        entries_and_hashes(
-                            &rho,
-                            &jobs[..n],
-                            one.as_flattened_mut(),
-                            &mut [(&data[..l2], &mut h)],
-                        )
-                    };
-                    assert_eq!(one, want);
-                    assert_eq!(h, hash_h(HashMode::Shake, &[&data[..l2]]));
-                }
-            }
+        if runs() {
+            avx2::check_entries_and_hashes(8, entries_and_hashes);
+            avx2::check_entries_and_hashes(4, four_lanes::entries_and_hashes);
         }
     }
 

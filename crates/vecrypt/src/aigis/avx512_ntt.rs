@@ -351,16 +351,6 @@ mod tests {
     use crate::aigis::avx2;
     use crate::cpu;
 
-    fn sample(seed: u32) -> Poly {
-        let mut s = seed;
-        let mut p = Poly::default();
-        for x in p.0.iter_mut() {
-            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            *x = ((s >> 8) % (2 * Q as u32 - 1)) as i16 - (Q - 1);
-        }
-        p
-    }
-
     #[test]
     fn transforms_and_products_equal_avx2_exactly() {
         let f = cpu::features();
@@ -368,7 +358,7 @@ mod tests {
             return;
         }
         for seed in 0..40 {
-            let a = sample(seed);
+            let a = avx2::sample_poly(seed, Q);
             let (mut x, mut y) = (a, a);
             // SAFETY: the features were checked above.
             unsafe {
@@ -383,7 +373,9 @@ mod tests {
                 invntt(&mut y);
             }
             assert_eq!(x, y, "invntt, seed {seed}");
-            let terms: Vec<Poly> = (0..8).map(|t| sample(seed * 8 + t + 100)).collect();
+            let terms: Vec<Poly> = (0..8)
+                .map(|t| avx2::sample_poly(seed * 8 + t + 100, Q))
+                .collect();
             for k in 1..=4 {
                 let (mut x, mut y) = (Poly::default(), Poly::default());
                 // SAFETY: as above.

@@ -33,6 +33,18 @@ pub fn keypair<P: Params, A: Arith>(
     sk[pk_end + SEED_BYTES..].copy_from_slice(&coins[SEED_BYTES..]);
 }
 
+/// Âᵀ for `pk`, and the hashes `hashes` (which the backend may compute beside it).
+#[inline(always)]
+fn transposed_matrix<P: Params, A: Arith>(
+    mode: HashMode,
+    pk: &[u8],
+    hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+) -> Matrix {
+    let mut at: Matrix = Default::default();
+    A::matrix_and_hashes(mode, &indcpa::rho_of::<P>(pk), P::K, true, &mut at, hashes);
+    at
+}
+
 /// Encapsulation from 32 coins: returns the shared secret.
 #[inline(always)]
 pub fn encapsulate<P: Params, A: Arith>(
@@ -43,15 +55,7 @@ pub fn encapsulate<P: Params, A: Arith>(
 ) -> [u8; SEED_BYTES] {
     let mut m = Secret32([0; SEED_BYTES]);
     let mut h = [0u8; SEED_BYTES];
-    let mut at: Matrix = Default::default();
-    A::matrix_and_hashes(
-        mode,
-        &indcpa::rho_of::<P>(pk),
-        P::K,
-        true,
-        &mut at,
-        &mut [(coins, &mut m.0), (pk, &mut h)],
-    );
+    let at = transposed_matrix::<P, A>(mode, pk, &mut [(coins, &mut m.0), (pk, &mut h)]);
     let seed = Secret32(hash_h_by::<A::Keccak>(mode, &[&m.0, &h]));
     indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, ct);
     let hc = hash_h_by::<A::Keccak>(mode, &[ct]);
@@ -69,16 +73,8 @@ pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) ->
     let mut m = Secret32([0; SEED_BYTES]);
     indcpa::decrypt::<P, A>(&sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
     let seed = Secret32(hash_h_by::<A::Keccak>(mode, &[&m.0, h]));
-    let mut at: Matrix = Default::default();
     let mut hc = [0u8; SEED_BYTES];
-    A::matrix_and_hashes(
-        mode,
-        &indcpa::rho_of::<P>(pk),
-        P::K,
-        true,
-        &mut at,
-        &mut [(ct, &mut hc)],
-    );
+    let at = transposed_matrix::<P, A>(mode, pk, &mut [(ct, &mut hc)]);
     let mut again = [0u8; MAX_CT_BYTES];
     indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, &mut again[..P::CT_BYTES]);
     let same = again[..P::CT_BYTES].ct_eq(ct);

@@ -389,16 +389,28 @@ impl<const RATE: usize> ShakeLanes<4, RATE> {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn permute_x4(&mut self, f: impl FnOnce(&mut [__m256i; 25])) {
-        let mut v: [__m256i; 25] = [_mm256_setzero_si256(); 25];
-        for (r, w) in v.iter_mut().zip(self.words.iter()) {
-            // SAFETY: `w` is 32 readable bytes; the load has no alignment requirement.
-            *r = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
-        }
-        f(&mut v);
-        for (r, w) in v.iter().zip(self.words.iter_mut()) {
-            // SAFETY: `w` is 32 writable bytes; the store has no alignment requirement.
-            unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), *r) };
-        }
+        permute_first_four(&mut self.words, f);
+    }
+}
+
+/// Runs `f` on the first four states of word-major `words` (W >= 4), one 256-bit register
+/// per word.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn permute_first_four<const W: usize>(
+    words: &mut [[u64; W]; 25],
+    f: impl FnOnce(&mut [__m256i; 25]),
+) {
+    assert!(W >= 4);
+    let mut v: [__m256i; 25] = [_mm256_setzero_si256(); 25];
+    for (r, w) in v.iter_mut().zip(words.iter()) {
+        // SAFETY: `w` has at least 32 readable bytes; the load has no alignment requirement.
+        *r = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
+    }
+    f(&mut v);
+    for (r, w) in v.iter().zip(words.iter_mut()) {
+        // SAFETY: `w` has at least 32 writable bytes; the store has no alignment requirement.
+        unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), *r) };
     }
 }
 
@@ -408,16 +420,7 @@ impl<const RATE: usize> ShakeLanes<8, RATE> {
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub fn permute_busy(&mut self, busy: usize) {
         if busy < 1 << 4 {
-            let mut v: [__m256i; 25] = [_mm256_setzero_si256(); 25];
-            for (r, w) in v.iter_mut().zip(self.words.iter()) {
-                // SAFETY: `w` has 64 readable bytes; the load has no alignment requirement.
-                *r = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
-            }
-            f1600_x4_vl(&mut v);
-            for (r, w) in v.iter().zip(self.words.iter_mut()) {
-                // SAFETY: `w` has 64 writable bytes; the store has no alignment requirement.
-                unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), *r) };
-            }
+            permute_first_four(&mut self.words, |v| f1600_x4_vl(v));
         } else {
             self.permute();
         }
