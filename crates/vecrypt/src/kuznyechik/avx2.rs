@@ -615,6 +615,8 @@ macro_rules! for_each_batch {
     }};
 }
 
+mod x86_gfni;
+
 /// Below this many blocks the GFNI entry points run blocks two at a time instead of as a
 /// sliced batch, which costs as much as 32 blocks: the chained modes pass one block.
 const SMALL_BLOCKS: usize = 8;
@@ -721,8 +723,11 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: AVX2 (and GFNI when `GFNI`) is enabled by the caller; the helpers only touch registers and
     // arrays whose bounds they check by type.
     unsafe {
-        if GFNI && buf.len() < 16 * SMALL_BLOCKS {
-            return small_body::<false>(rk, buf);
+        if GFNI {
+            if buf.len() < 16 * SMALL_BLOCKS {
+                return small_body::<false>(rk, buf);
+            }
+            return x86_gfni::encrypt(rk, buf);
         }
         let t = tables(false);
         for_each_batch!(buf, |batch| {
@@ -737,8 +742,11 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_body`.
     unsafe {
-        if GFNI && buf.len() < 16 * SMALL_BLOCKS {
-            return small_body::<true>(rk, buf);
+        if GFNI {
+            if buf.len() < 16 * SMALL_BLOCKS {
+                return small_body::<true>(rk, buf);
+            }
+            return x86_gfni::decrypt(rk, buf);
         }
         let t = tables(true);
         for_each_batch!(buf, |batch| {
@@ -753,6 +761,9 @@ unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
 unsafe fn ctr_body<const GFNI: bool>(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
     // SAFETY: as in `encrypt_body`.
     unsafe {
+        if GFNI {
+            return x86_gfni::ctr(rk, counter, buf);
+        }
         let t = tables(false);
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];

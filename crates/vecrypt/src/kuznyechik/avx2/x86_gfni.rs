@@ -1,0 +1,617 @@
+//! The sliced AVX2 kernel on CPUs with GFNI (on YMM, no AVX-512): π through GF(16)
+//! arithmetic carried out inside the AES field, where GF2P8MULB and GF2P8AFFINEINVQB compute
+//! the products and the inverse of the decomposition in one instruction each.
+//!
+//! GF(16) is the subfield S of the AES field, so a field isomorphism E from the GF(16) of
+//! the decomposition (modulo x^4 + x^3 + 1) onto S turns every product of nibbles into one
+//! GF2P8MULB and r⁻¹ into one GF2P8AFFINEINVQB. A product lands in a coset g·S when one
+//! factor carries the constant g; for one coset the low nibble of its sixteen elements is
+//! distinct and bit 7 is clear, so the product itself indexes a VPSHUFB table without being
+//! mapped back to a nibble ([`COSET`]).
+//!
+//! The state between rounds is not the plain byte but a fixed linear map of it, one per
+//! direction, chosen so that the S-box output needs no final linear map:
+//! - encryption keeps `Ť(ω(l' ‖ r')) = r' << 4 | l'`, so π's output is the XOR of the ν
+//!   lookup (l') and the σ lookup (r' placed high);
+//! - decryption keeps `D(α⁻¹(l ‖ r)) = g·E(l) ⊕ E(r)`, the two products as they come out of
+//!   GF2P8MULB.
+//!
+//! L commutes with this change of representation: each multiplication by a constant becomes
+//! another 8x8 bit matrix (still one GF2P8AFFINEQB) and the XORs are unchanged. The round key
+//! after L is moved before it as L⁻¹(K) and folded into the σ table of each byte position,
+//! so encryption has no key XOR inside the rounds.
+//!
+//! Per register (32 blocks, one byte each) and round: 13 instructions for π (12 for π⁻¹, plus
+//! the key XOR) and 22 for one R step (7 GF2P8AFFINEQB and 15 XORs).
+
+use core::arch::x86_64::*;
+
+use super::super::RoundKeys;
+use super::super::consts::{ELL, aes_mul, gf_mul, matrix_of};
+use super::{
+    ALPHA, BATCH, L_INV_COLUMNS_AES, NU0, NU1, OMEGA, PHI, SIGMA, Tables, broadcast16, invert16,
+    invert256, lane_linear, load, r_inv_step, r_step, store, tables, xor,
+};
+
+/// The byte with the low four bits of `n` as coefficients of 1, β, β², β³, where β is a
+/// root of x^4 + x^3 + 1 in the AES field: the embedding E of GF(16) onto the subfield S.
+const fn embed(n: u8) -> u8 {
+    let mut powers = [1u8; 4];
+    let mut i = 1;
+    while i < 4 {
+        powers[i] = aes_mul(powers[i - 1], BETA);
+        i += 1;
+    }
+    let mut v = 0;
+    let mut bit = 0;
+    while bit < 4 {
+        if (n >> bit) & 1 != 0 {
+            v ^= powers[bit];
+        }
+        bit += 1;
+    }
+    v
+}
+
+/// A root of x^4 + x^3 + 1 in the AES field (it lies in S, as every root of an irreducible
+/// quartic does).
+const BETA: u8 = {
+    let mut b = 2u16;
+    let mut found = 0u8;
+    while b < 256 && found == 0 {
+        let x = b as u8;
+        let x2 = aes_mul(x, x);
+        let x3 = aes_mul(x2, x);
+        if aes_mul(x3, x) ^ x3 ^ 1 == 0 {
+            found = x;
+        }
+        b += 1;
+    }
+    found
+};
+
+/// The multiplier g of the first coset g·S whose elements have bit 7 clear and distinct low
+/// nibbles: such a byte is a VPSHUFB index that identifies the element.
+const COSET: u8 = {
+    let mut g = 2u16;
+    let mut found = 0u8;
+    while g < 256 && found == 0 {
+        let mut seen = 0u16;
+        let mut fits = true;
+        let mut n = 0;
+        while n < 16 {
+            let v = aes_mul(g as u8, embed(n));
+            if v & 0x80 != 0 || seen & (1 << (v & 15)) != 0 {
+                fits = false;
+            }
+            seen |= 1 << (v & 15);
+            n += 1;
+        }
+        if fits {
+            found = g as u8;
+        }
+        g += 1;
+    }
+    assert!(found != 0, "some coset of GF(16) indexes VPSHUFB");
+    found
+};
+
+/// The VPSHUFB index of g·E(n).
+const fn slot(n: u8) -> usize {
+    (aes_mul(COSET, embed(n)) & 15) as usize
+}
+
+/// Product in GF(16) modulo x^4 + x^3 + 1.
+const fn gf16_mul(a: u8, b: u8) -> u8 {
+    let mut r = 0;
+    let mut bit = 0;
+    while bit < 4 {
+        if (b >> bit) & 1 != 0 {
+            let mut s = a;
+            let mut k = 0;
+            while k < bit {
+                s <<= 1;
+                if s & 0x10 != 0 {
+                    s ^= 0x19;
+                }
+                k += 1;
+            }
+            r ^= s;
+        }
+        bit += 1;
+    }
+    r
+}
+
+const fn gf16_inv(a: u8) -> u8 {
+    let mut b = 1;
+    while b < 16 {
+        if gf16_mul(a, b) == 1 {
+            return b;
+        }
+        b += 1;
+    }
+    0
+}
+
+const fn swap_nibbles(v: u8) -> u8 {
+    v.rotate_left(4)
+}
+
+/// The encryption representation Ť: `Ť(ω(l' ‖ r')) = r' << 4 | l'`.
+const FORWARD_REP: [u8; 256] = {
+    let omega_inv = invert256(&OMEGA);
+    let mut t = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = swap_nibbles(omega_inv[v]);
+        v += 1;
+    }
+    t
+};
+const FORWARD_REP_INV: [u8; 256] = invert256(&FORWARD_REP);
+
+/// The decryption representation D: `D(α⁻¹(l ‖ r)) = g·E(l) ⊕ E(r)`.
+const INVERSE_REP: [u8; 256] = {
+    let alpha_inv = invert256(&ALPHA);
+    let mut t = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        let (l, r) = ((v >> 4) as u8, (v & 15) as u8);
+        t[alpha_inv[v] as usize] = aes_mul(COSET, embed(l)) ^ embed(r);
+        v += 1;
+    }
+    t
+};
+const INVERSE_REP_INV: [u8; 256] = invert256(&INVERSE_REP);
+
+/// The table of `f(rep⁻¹(x))` for a linear `f` given per byte by `select`.
+const fn from_rep(rep_inv: &[u8; 256], select: u8) -> [u8; 256] {
+    let omega_inv = invert256(&OMEGA);
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let plain = rep_inv[x];
+        t[x] = match select {
+            // E(r) and g·E(l) with (l, r) = α(x).
+            0 => embed(ALPHA[plain as usize] & 15),
+            1 => aes_mul(COSET, embed(ALPHA[plain as usize] >> 4)),
+            // l' and r' as plain nibbles, with (l', r') = ω⁻¹(x).
+            2 => omega_inv[plain as usize] >> 4,
+            _ => omega_inv[plain as usize] & 15,
+        };
+        x += 1;
+    }
+    t
+}
+
+/// Multiplication by `c` in Kuznyechik's field, seen through a representation.
+const fn conjugated_mul(rep: &[u8; 256], rep_inv: &[u8; 256], c: u8) -> u64 {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = rep[gf_mul(rep_inv[x], c) as usize];
+        x += 1;
+    }
+    matrix_of(&t)
+}
+
+/// The coefficients of the R step, in the order [`r_step`] uses them.
+const COEFFICIENTS: [u8; 7] = [ELL[0], ELL[1], ELL[2], ELL[3], ELL[4], ELL[5], ELL[7]];
+
+const fn conjugated_muls(rep: &[u8; 256], rep_inv: &[u8; 256]) -> [u64; 7] {
+    let mut m = [0u64; 7];
+    let mut c = 0;
+    while c < 7 {
+        m[c] = conjugated_mul(rep, rep_inv, COEFFICIENTS[c]);
+        c += 1;
+    }
+    m
+}
+
+/// The identity as a GF2P8AFFINEQB matrix: GF2P8AFFINEINVQB with it is the plain inverse.
+const IDENTITY: u64 = 0x0102_0408_1020_4080;
+
+/// The matrices of one direction.
+struct Matrices {
+    /// Plain bytes into the representation, and back.
+    to_rep: u64,
+    from_rep: u64,
+    /// The two linear maps at the entry of the S-box, from the representation.
+    first: u64,
+    second: u64,
+    /// The coefficients of the R step in the representation.
+    muls: [u64; 7],
+}
+
+const FORWARD: Matrices = Matrices {
+    to_rep: matrix_of(&FORWARD_REP),
+    from_rep: matrix_of(&FORWARD_REP_INV),
+    first: matrix_of(&from_rep(&FORWARD_REP_INV, 0)),
+    second: matrix_of(&from_rep(&FORWARD_REP_INV, 1)),
+    muls: conjugated_muls(&FORWARD_REP, &FORWARD_REP_INV),
+};
+
+const INVERSE: Matrices = Matrices {
+    to_rep: matrix_of(&INVERSE_REP),
+    from_rep: matrix_of(&INVERSE_REP_INV),
+    first: matrix_of(&from_rep(&INVERSE_REP_INV, 2)),
+    second: matrix_of(&from_rep(&INVERSE_REP_INV, 3)),
+    muls: conjugated_muls(&INVERSE_REP, &INVERSE_REP_INV),
+};
+
+/// The VPSHUFB tables of π: `[ν1, ν0 ⊕ ν1(0), g·E∘φ, σ << 4]`, the first, second and last
+/// indexed by coset elements, the third by l'.
+const FORWARD_TABLES: [[u8; 16]; 4] = {
+    let mut t = [[0u8; 16]; 4];
+    let mut n = 0;
+    while n < 16 {
+        t[0][slot(n as u8)] = NU1[n];
+        t[1][slot(n as u8)] = NU0[n] ^ NU1[0];
+        t[2][n] = aes_mul(COSET, embed(PHI[n]));
+        t[3][slot(n as u8)] = SIGMA[n] << 4;
+        n += 1;
+    }
+    t
+};
+
+/// The VPSHUFB tables of π⁻¹: `[E∘σ⁻¹, E(φ)⁻¹, g·E∘ν1⁻¹, g·E∘ν0⁻¹]`, the first indexed by
+/// r', the others by l'.
+const INVERSE_TABLES: [[u8; 16]; 4] = {
+    let sigma_inv = invert16(&SIGMA);
+    let nu1_inv = invert16(&NU1);
+    let nu0_inv = invert16(&NU0);
+    let mut t = [[0u8; 16]; 4];
+    let mut n = 0;
+    while n < 16 {
+        t[0][n] = embed(sigma_inv[n]);
+        t[1][n] = embed(gf16_inv(PHI[n]));
+        t[2][n] = aes_mul(COSET, embed(nu1_inv[n]));
+        t[3][n] = aes_mul(COSET, embed(nu0_inv[n]));
+        n += 1;
+    }
+    t
+};
+
+/// The registers of one direction.
+struct Kernel {
+    to_rep: __m256i,
+    from_rep: __m256i,
+    first: __m256i,
+    second: __m256i,
+    identity: __m256i,
+    top_bit: __m256i,
+    tables: [__m256i; 4],
+    /// The R steps of the AVX2 kernel read their matrices from here.
+    ring: Tables,
+}
+
+#[inline(always)]
+unsafe fn kernel(m: &Matrices, t: &[[u8; 16]; 4], inverse: bool) -> Kernel {
+    // SAFETY: AVX2 and GFNI are enabled by the caller; the loads read whole 16-byte rows.
+    unsafe {
+        let mut ring = tables(inverse);
+        for (a, c) in ring.affine.iter_mut().zip(m.muls) {
+            *a = _mm256_set1_epi64x(c as i64);
+        }
+        Kernel {
+            to_rep: _mm256_set1_epi64x(m.to_rep as i64),
+            from_rep: _mm256_set1_epi64x(m.from_rep as i64),
+            first: _mm256_set1_epi64x(m.first as i64),
+            second: _mm256_set1_epi64x(m.second as i64),
+            identity: _mm256_set1_epi64x(IDENTITY as i64),
+            top_bit: _mm256_set1_epi8(i8::MIN),
+            tables: [
+                broadcast16(&t[0]),
+                broadcast16(&t[1]),
+                broadcast16(&t[2]),
+                broadcast16(&t[3]),
+            ],
+            ring,
+        }
+    }
+}
+
+/// `0x80` where `x` is non-zero, zero elsewhere: VPSIGNB keeps, negates or clears `0x80`,
+/// and -0x80 is 0x80 again.
+#[inline(always)]
+unsafe fn top_bit_unless_zero(x: __m256i, k: &Kernel) -> __m256i {
+    // SAFETY: register-only AVX2 operation, enabled by the caller.
+    unsafe { _mm256_sign_epi8(k.top_bit, x) }
+}
+
+/// π on every byte of `x` (in the encryption representation), plus `sigma_key`'s XOR
+/// folded in the σ table: (l, r) = α(x); l' = ν1(l ⊙ r⁻¹), or ν0(l) where r = 0;
+/// r' = σ(r ⊙ φ(l')); the output `r' << 4 | l'` is π(x) in the representation.
+#[inline(always)]
+unsafe fn substitute(x: __m256i, k: &Kernel, sigma_key: __m256i) -> __m256i {
+    // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
+    unsafe {
+        let [nu1, nu0, phi, _] = k.tables;
+        let r = _mm256_gf2p8affine_epi64_epi8::<0>(x, k.first);
+        let l = _mm256_gf2p8affine_epi64_epi8::<0>(x, k.second);
+        let quotient =
+            _mm256_gf2p8mul_epi8(l, _mm256_gf2p8affineinv_epi64_epi8::<0>(r, k.identity));
+        // The ν0 lookup gives zero unless r = 0, when the quotient is zero and its ν1 lookup
+        // gives ν1(0), which the ν0 table cancels.
+        let l_out = xor(
+            _mm256_shuffle_epi8(nu1, quotient),
+            _mm256_shuffle_epi8(nu0, _mm256_or_si256(l, top_bit_unless_zero(r, k))),
+        );
+        let product = _mm256_gf2p8mul_epi8(r, _mm256_shuffle_epi8(phi, l_out));
+        xor(l_out, _mm256_shuffle_epi8(sigma_key, product))
+    }
+}
+
+/// π⁻¹ on every byte of `x` (in the decryption representation): (l', r') = ω⁻¹(x);
+/// r = σ⁻¹(r') ⊙ φ(l')⁻¹; l = ν1⁻¹(l') ⊙ r, or ν0⁻¹(l') where r = 0; the output
+/// `g·E(l) ⊕ E(r)` is π⁻¹(x) in the representation.
+#[inline(always)]
+unsafe fn substitute_inverse(x: __m256i, k: &Kernel) -> __m256i {
+    // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
+    unsafe {
+        let [sigma_inv, phi_inv, nu1_inv, nu0_inv] = k.tables;
+        let l_in = _mm256_gf2p8affine_epi64_epi8::<0>(x, k.first);
+        let r_in = _mm256_gf2p8affine_epi64_epi8::<0>(x, k.second);
+        let r = _mm256_gf2p8mul_epi8(
+            _mm256_shuffle_epi8(sigma_inv, r_in),
+            _mm256_shuffle_epi8(phi_inv, l_in),
+        );
+        let l = _mm256_gf2p8mul_epi8(_mm256_shuffle_epi8(nu1_inv, l_in), r);
+        // Zero unless r = 0, when `l` above is zero.
+        let l_where_r_is_zero =
+            _mm256_shuffle_epi8(nu0_inv, _mm256_or_si256(l_in, top_bit_unless_zero(r, k)));
+        xor(xor(l, l_where_r_is_zero), r)
+    }
+}
+
+/// The keys of one call, derived from the round keys and zeroized on drop.
+struct CallKeys {
+    /// Encryption: per round and byte position, the σ table XOR the byte of Ť(L⁻¹(K_{i+1})).
+    /// Decryption: per round and byte position, the byte of D(K_i) in all 16 bytes.
+    rows: [[u8; 16]; 9 * 16],
+}
+
+impl Drop for CallKeys {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.rows);
+    }
+}
+
+#[inline(always)]
+unsafe fn forward_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
+    // SAFETY: AVX2 and GFNI are enabled by the caller; loads read 16-byte round keys and
+    // stores write 16-byte rows of `keys`.
+    unsafe {
+        let mut columns = [_mm256_setzero_si256(); 16];
+        for (c, row) in columns.iter_mut().zip(&L_INV_COLUMNS_AES) {
+            *c = broadcast16(row);
+        }
+        let mut keys = CallKeys {
+            rows: [[0u8; 16]; 9 * 16],
+        };
+        let sigma = _mm256_castsi256_si128(k.tables[3]);
+        let to_rep = _mm256_castsi256_si128(k.to_rep);
+        for round in 0..9 {
+            let key = _mm256_zextsi128_si256(_mm_loadu_si128(rk.0[round + 1].as_ptr().cast()));
+            let moved = _mm_gf2p8affine_epi64_epi8::<0>(
+                _mm256_castsi256_si128(lane_linear(key, &columns)),
+                to_rep,
+            );
+            for position in 0..16 {
+                let byte = _mm_shuffle_epi8(moved, _mm_set1_epi8(position as i8));
+                _mm_storeu_si128(
+                    keys.rows[16 * round + position].as_mut_ptr().cast(),
+                    _mm_xor_si128(sigma, byte),
+                );
+            }
+        }
+        keys
+    }
+}
+
+#[inline(always)]
+unsafe fn inverse_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
+    // SAFETY: as in `forward_keys`.
+    unsafe {
+        let mut keys = CallKeys {
+            rows: [[0u8; 16]; 9 * 16],
+        };
+        let to_rep = _mm256_castsi256_si128(k.to_rep);
+        for round in 0..9 {
+            let moved = _mm_gf2p8affine_epi64_epi8::<0>(
+                _mm_loadu_si128(rk.0[round].as_ptr().cast()),
+                to_rep,
+            );
+            for position in 0..16 {
+                let byte = _mm_shuffle_epi8(moved, _mm_set1_epi8(position as i8));
+                _mm_storeu_si128(keys.rows[16 * round + position].as_mut_ptr().cast(), byte);
+            }
+        }
+        keys
+    }
+}
+
+#[inline(always)]
+unsafe fn row(keys: &CallKeys, round: usize, position: usize) -> __m256i {
+    // SAFETY: AVX2 is enabled by the caller; the load reads one 16-byte row.
+    unsafe { broadcast16(&keys.rows[16 * round + position]) }
+}
+
+type State = [__m256i; 16];
+
+#[inline(always)]
+unsafe fn sbox<const I: usize>(s: &mut State, k: &Kernel, keys: &CallKeys, round: usize) {
+    // SAFETY: register-only operations and one row load, enabled by the caller.
+    unsafe { s[I] = substitute(s[I], k, row(keys, round, I)) }
+}
+
+#[inline(always)]
+unsafe fn sbox_inverse<const I: usize>(s: &mut State, k: &Kernel, keys: &CallKeys, round: usize) {
+    // SAFETY: as in `sbox`.
+    unsafe { s[I] = xor(substitute_inverse(s[I], k), row(keys, round, I)) }
+}
+
+/// The first key in plain form, then the representation.
+#[inline(always)]
+unsafe fn enter<const I: usize>(s: &mut State, k: &Kernel, key: &[u8; 16]) {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe {
+        let keyed = xor(s[I], _mm256_set1_epi8(key[I] as i8));
+        s[I] = _mm256_gf2p8affine_epi64_epi8::<0>(keyed, k.to_rep);
+    }
+}
+
+#[inline(always)]
+unsafe fn leave<const I: usize>(s: &mut State, k: &Kernel) {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe { s[I] = _mm256_gf2p8affine_epi64_epi8::<0>(s[I], k.from_rep) }
+}
+
+#[inline(always)]
+unsafe fn encrypt_state(s: &mut State, k: &Kernel, keys: &CallKeys, rk: &RoundKeys) {
+    // SAFETY: register-only operations and row loads, enabled by the caller.
+    unsafe {
+        unroll16!(enter(s, k, &rk.0[0]));
+        for round in 0..9 {
+            unroll16!(sbox(s, k, keys, round));
+            unroll16!(r_step[true](s, &k.ring));
+        }
+        unroll16!(leave(s, k));
+    }
+}
+
+#[inline(always)]
+unsafe fn decrypt_state(s: &mut State, k: &Kernel, keys: &CallKeys, rk: &RoundKeys) {
+    // SAFETY: register-only operations and row loads, enabled by the caller.
+    unsafe {
+        unroll16!(enter(s, k, &rk.0[9]));
+        for round in (0..9).rev() {
+            unroll16!(r_inv_step[true](s, &k.ring));
+            unroll16!(sbox_inverse(s, k, keys, round));
+        }
+        unroll16!(leave(s, k));
+    }
+}
+
+/// ECB encryption of whole blocks, batches of 32 (the last padded).
+///
+/// # Safety
+/// The CPU must have AVX2 and GFNI.
+#[inline(always)]
+pub(super) unsafe fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    // SAFETY: AVX2 and GFNI are enabled by the caller.
+    unsafe {
+        let k = kernel(&FORWARD, &FORWARD_TABLES, false);
+        let keys = forward_keys(rk, &k);
+        for_each_batch!(buf, |batch| {
+            let mut s = load(batch);
+            encrypt_state(&mut s, &k, &keys, rk);
+            store(&s, batch);
+        });
+    }
+}
+
+/// ECB decryption of whole blocks.
+///
+/// # Safety
+/// The CPU must have AVX2 and GFNI.
+#[inline(always)]
+pub(super) unsafe fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    // SAFETY: AVX2 and GFNI are enabled by the caller.
+    unsafe {
+        let k = kernel(&INVERSE, &INVERSE_TABLES, true);
+        let keys = inverse_keys(rk, &k);
+        for_each_batch!(buf, |batch| {
+            let mut s = load(batch);
+            decrypt_state(&mut s, &k, &keys, rk);
+            store(&s, batch);
+        });
+    }
+}
+
+/// CTR with a whole-block big-endian counter.
+///
+/// # Safety
+/// The CPU must have AVX2 and GFNI.
+#[inline(always)]
+pub(super) unsafe fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
+    // SAFETY: AVX2 and GFNI are enabled by the caller.
+    unsafe {
+        let k = kernel(&FORWARD, &FORWARD_TABLES, false);
+        let keys = forward_keys(rk, &k);
+        let mut next = u128::from_be_bytes(*counter);
+        let mut stream = [0u8; BATCH];
+        for chunk in buf.chunks_mut(BATCH) {
+            for (i, block) in stream.chunks_exact_mut(16).enumerate() {
+                block.copy_from_slice(&next.wrapping_add(i as u128).to_be_bytes());
+            }
+            next = next.wrapping_add(chunk.len().div_ceil(16) as u128);
+            let mut s = load(&stream);
+            encrypt_state(&mut s, &k, &keys, rk);
+            store(&s, &mut stream);
+            for (d, k) in chunk.iter_mut().zip(stream.iter()) {
+                *d ^= *k;
+            }
+        }
+        zeroize::Zeroize::zeroize(&mut stream);
+        *counter = next.to_be_bytes();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::consts::{PI, PI_INV};
+    use super::*;
+
+    /// The kernel's S-box steps, byte by byte, give π and π⁻¹ in their representations.
+    #[test]
+    fn field_sbox_is_pi() {
+        let apply = |m: u64, x: u8| {
+            let mut out = 0u8;
+            for bit in 0..8 {
+                let row = (m >> (8 * (7 - bit))) as u8;
+                out |= (((row & x).count_ones() & 1) as u8) << bit;
+            }
+            out
+        };
+        let lookup = |t: &[u8; 16], i: u8| {
+            if i & 0x80 != 0 {
+                0
+            } else {
+                t[(i & 15) as usize]
+            }
+        };
+        let inverse = |v: u8| (1..=255u8).find(|&w| aes_mul(v, w) == 1).unwrap_or(0);
+        let top = |v: u8| if v != 0 { 0x80 } else { 0 };
+        let [nu1, nu0, phi, sigma] = FORWARD_TABLES;
+        let [sigma_inv, phi_inv, nu1_inv, nu0_inv] = INVERSE_TABLES;
+        for x in 0..=255u8 {
+            let rep = apply(FORWARD.to_rep, x);
+            assert_eq!(apply(FORWARD.from_rep, rep), x);
+            let r = apply(FORWARD.first, rep);
+            let l = apply(FORWARD.second, rep);
+            let l_out = lookup(&nu1, aes_mul(l, inverse(r))) ^ lookup(&nu0, l | top(r));
+            let out = l_out ^ lookup(&sigma, aes_mul(r, lookup(&phi, l_out)));
+            assert_eq!(apply(FORWARD.from_rep, out), PI[x as usize], "π({x})");
+
+            let rep = apply(INVERSE.to_rep, x);
+            assert_eq!(apply(INVERSE.from_rep, rep), x);
+            let l_in = apply(INVERSE.first, rep);
+            let r_in = apply(INVERSE.second, rep);
+            let r = aes_mul(lookup(&sigma_inv, r_in), lookup(&phi_inv, l_in));
+            let l = aes_mul(lookup(&nu1_inv, l_in), r) ^ lookup(&nu0_inv, l_in | top(r));
+            assert_eq!(
+                apply(INVERSE.from_rep, l ^ r),
+                PI_INV[x as usize],
+                "π⁻¹({x})"
+            );
+        }
+        for (m, c) in FORWARD.muls.iter().zip(COEFFICIENTS) {
+            for x in 0..=255u8 {
+                let plain = apply(FORWARD.from_rep, x);
+                assert_eq!(apply(*m, x), apply(FORWARD.to_rep, gf_mul(plain, c)));
+            }
+        }
+    }
+}
