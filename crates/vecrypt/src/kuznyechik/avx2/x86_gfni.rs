@@ -22,7 +22,13 @@
 //! so encryption has no key XOR inside the rounds.
 //!
 //! Per register (32 blocks, one byte each) and round: 13 instructions for π (12 for π⁻¹, plus
-//! the key XOR) and 22 for one R step (7 GF2P8AFFINEQB and 15 XORs).
+//! the key XOR) and 22 for one R step (7 GF2P8AFFINEQB and 15 XORs). Encryption runs the
+//! S-boxes of the next round in two groups of eight between the R steps ([`FIRST_RUN_AFTER`]).
+//!
+//! CTR: 32 consecutive counters whose last byte does not wrap share their first fifteen
+//! bytes, so the first round computes π of those once on one block, and L by linearity as
+//! that block's image (broadcast) plus the last byte's column of L; only the last byte runs
+//! sliced through π in that round.
 
 use core::arch::x86_64::*;
 
