@@ -35,8 +35,9 @@ use core::arch::x86_64::*;
 use super::super::RoundKeys;
 use super::super::consts::{ELL, aes_mul, gf_mul, l_const, matrix_of};
 use super::{
-    ALPHA, BATCH, L_COLUMNS_AES, L_INV_COLUMNS_AES, LANES, NU0, NU1, OMEGA, PHI, SIGMA, Tables,
-    broadcast16, invert16, invert256, lane_linear, load, r_inv_step, r_step, store, tables, xor,
+    ALPHA, BATCH, L_COLUMNS_AES, L_INV_COLUMNS_AES, LANES, NU0, NU1, OMEGA, PHI, Pad, SIGMA,
+    Tables, broadcast16, invert16, invert256, lane_linear, load, r_inv_step, r_step, store, tables,
+    xor,
 };
 
 /// The byte with the low four bits of `n` as coefficients of 1, β, β², β³, where β is a
@@ -394,9 +395,10 @@ unsafe fn substitute_inverse(x: __m256i, k: &Kernel) -> __m256i {
 struct CallKeys {
     /// Encryption: per round and byte position, the σ table XOR the byte of Ť(L⁻¹(K_{i+1})).
     /// Decryption: per round and byte position, the byte of D(K_i) in all 16 bytes.
-    rows: [[u8; 16]; 9 * 16],
+    /// Whole 16-byte words, so that zeroizing takes one write per row rather than sixteen.
+    rows: [u128; 9 * 16],
     /// Encryption: Ť(L⁻¹(K_2)), the key the first round's σ tables carry, as one block.
-    first_round: [u8; 16],
+    first_round: u128,
 }
 
 impl Drop for CallKeys {
@@ -416,8 +418,8 @@ unsafe fn forward_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
             *c = broadcast16(row);
         }
         let mut keys = CallKeys {
-            rows: [[0u8; 16]; 9 * 16],
-            first_round: [0u8; 16],
+            rows: [0; 9 * 16],
+            first_round: 0,
         };
         let sigma = _mm256_castsi256_si128(k.tables[3]);
         let to_rep = _mm256_castsi256_si128(k.to_rep);
@@ -428,12 +430,12 @@ unsafe fn forward_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
                 to_rep,
             );
             if round == 0 {
-                _mm_storeu_si128(keys.first_round.as_mut_ptr().cast(), moved);
+                _mm_storeu_si128((&raw mut keys.first_round).cast(), moved);
             }
             for position in 0..16 {
                 let byte = _mm_shuffle_epi8(moved, _mm_set1_epi8(position as i8));
                 _mm_storeu_si128(
-                    keys.rows[16 * round + position].as_mut_ptr().cast(),
+                    (&raw mut keys.rows[16 * round + position]).cast(),
                     _mm_xor_si128(sigma, byte),
                 );
             }
@@ -447,8 +449,8 @@ unsafe fn inverse_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
     // SAFETY: as in `forward_keys`.
     unsafe {
         let mut keys = CallKeys {
-            rows: [[0u8; 16]; 9 * 16],
-            first_round: [0u8; 16],
+            rows: [0; 9 * 16],
+            first_round: 0,
         };
         let to_rep = _mm256_castsi256_si128(k.to_rep);
         for round in 0..9 {
@@ -458,7 +460,7 @@ unsafe fn inverse_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
             );
             for position in 0..16 {
                 let byte = _mm_shuffle_epi8(moved, _mm_set1_epi8(position as i8));
-                _mm_storeu_si128(keys.rows[16 * round + position].as_mut_ptr().cast(), byte);
+                _mm_storeu_si128((&raw mut keys.rows[16 * round + position]).cast(), byte);
             }
         }
         keys
@@ -468,7 +470,11 @@ unsafe fn inverse_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
 #[inline(always)]
 unsafe fn row(keys: &CallKeys, round: usize, position: usize) -> __m256i {
     // SAFETY: AVX2 is enabled by the caller; the load reads one 16-byte row.
-    unsafe { broadcast16(&keys.rows[16 * round + position]) }
+    unsafe {
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(
+            (&raw const keys.rows[16 * round + position]).cast(),
+        ))
+    }
 }
 
 type State = [__m256i; 16];
@@ -651,7 +657,7 @@ unsafe fn counter_first_round(n: u128, k: &Kernel, keys: &CallKeys, rk: &RoundKe
         let y = _mm256_and_si256(
             xor(
                 substitute(x, k, plain_sigma),
-                broadcast16(&keys.first_round),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128((&raw const keys.first_round).cast())),
             ),
             without_last,
         );
@@ -741,14 +747,13 @@ pub(super) unsafe fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8])
         }
         let rest = chunks.into_remainder();
         if !rest.is_empty() {
-            let mut stream = counter_blocks(next);
-            let mut s = load(&stream);
+            let mut s = load(&counter_blocks(next));
             encrypt_state(&mut s, &k, &keys, rk);
-            store(&s, &mut stream);
-            for (d, k) in rest.iter_mut().zip(stream.iter()) {
+            let mut stream = Pad::new();
+            store(&s, stream.bytes());
+            for (d, k) in rest.iter_mut().zip(stream.bytes().iter()) {
                 *d ^= *k;
             }
-            zeroize::Zeroize::zeroize(&mut stream);
             next = next.wrapping_add(rest.len().div_ceil(16) as u128);
         }
         *counter = next.to_be_bytes();
