@@ -11,7 +11,7 @@
 //!   4-bit maps and GF(16) products (one VPSHUFB per map, products as sums of logarithms);
 //!   the multiplications are nibble shuffles. On CPUs that have GFNI without AVX-512, the
 //!   GF(16) products and inverse run inside the AES field (GF2P8MULB, GF2P8AFFINEINVQB) and
-//!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than eight blocks run two
+//!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than ten blocks run two
 //!   per register instead.
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
