@@ -1,4 +1,5 @@
-//! Byte-sliced Kuznyechik on AVX2: 32 blocks per batch, constant time, byte shuffles only.
+//! Byte-sliced Kuznyechik on AVX2: 32 blocks per batch, constant time, no AVX-512
+//! instruction; byte shuffles only, or GFNI on YMM where the CPU has it.
 //!
 //! The layout and the R-step ring are those of the AVX-512 backend, on YMM registers (one
 //! byte of 32 blocks each). Without VPERMI2B and GF2P8AFFINEQB:
