@@ -172,7 +172,7 @@ pub(crate) const fn affine_matrix(c: u8) -> u64 {
 
 /// Multiplication in the AES field, GF(2^8) mod x^8 + x^4 + x^3 + x + 1, for compile-time
 /// tables only.
-const fn aes_mul(mut a: u8, mut b: u8) -> u8 {
+pub(crate) const fn aes_mul(mut a: u8, mut b: u8) -> u8 {
     let mut r = 0u8;
     while b != 0 {
         if b & 1 != 0 {

@@ -9,8 +9,10 @@
 //!   step needs seven multiplications. Needs AVX-512 BW/VL/VBMI and GFNI.
 //! - `avx2`: byte-sliced, 32 blocks at once. The S-box follows the decomposition of π into
 //!   4-bit maps and GF(16) products (one VPSHUFB per map, products as sums of logarithms);
-//!   the multiplications are nibble shuffles, or GF2P8AFFINEQB on CPUs that have GFNI
-//!   without AVX-512. With GFNI, fewer than eight blocks run two per register instead.
+//!   the multiplications are nibble shuffles. On CPUs that have GFNI without AVX-512, the
+//!   GF(16) products and inverse run inside the AES field (GF2P8MULB, GF2P8AFFINEINVQB) and
+//!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than ten blocks run two
+//!   per register instead.
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
