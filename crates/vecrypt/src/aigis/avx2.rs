@@ -1221,6 +1221,40 @@ mod tests {
     }
 
     #[test]
+    fn vector_compression_equals_the_division_for_every_input() {
+        if !runs() {
+            return;
+        }
+        use crate::aigis::compress::compress_by_division;
+        use crate::aigis::poly::unpack_bits;
+        for start in (0..Q).step_by(N) {
+            let mut p = Poly::default();
+            for (i, x) in p.0.iter_mut().enumerate() {
+                *x = (start + i as i16).min(Q - 1);
+            }
+            for d in [3usize, 4, 5, 9, 10, 11] {
+                let mut bytes = [0u8; N * 11 / 8];
+                // SAFETY: AVX2 was checked above.
+                unsafe {
+                    match d {
+                        3 => compress_vec::<3>(&mut bytes, &p),
+                        4 => compress_vec::<4>(&mut bytes, &p),
+                        5 => compress_vec::<5>(&mut bytes, &p),
+                        9 => compress_vec::<9>(&mut bytes, &p),
+                        10 => compress_vec::<10>(&mut bytes, &p),
+                        _ => compress_vec::<11>(&mut bytes, &p),
+                    }
+                };
+                let mut got = [0i16; N];
+                unpack_bits(&mut got, &bytes[..N * d / 8], d);
+                for (&x, &y) in p.0.iter().zip(got.iter()) {
+                    assert_eq!(y as u16, compress_by_division(x, d), "d = {d}, x = {x}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn vector_compression_equals_portable() {
         if !runs() {
             return;
