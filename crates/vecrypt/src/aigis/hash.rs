@@ -481,8 +481,10 @@ pub fn hash_h_by<K: KeccakF>(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES
     match mode {
         HashMode::Shake => {
             let mut out = [0u8; SEED_BYTES];
-            Shake::<SHA3_256_RATE>::absorb_with_domain_by::<K>(parts, 0x06)
-                .squeeze_by::<K>(&mut out);
+            let mut sponge = Shake::<SHA3_256_RATE>::absorb_with_domain_by::<K>(parts, 0x06);
+            sponge.squeeze_by::<K>(&mut out);
+            // The inputs include secrets (coins, m); the state is wiped, not just dropped.
+            sponge.state.zeroize();
             out
         }
         HashMode::Sm3 => sm3_counter_block(0, parts),
@@ -494,8 +496,11 @@ pub fn hash_h_by<K: KeccakF>(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES
 pub fn hash_g_by<K: KeccakF>(mode: HashMode, input: &[u8]) -> [u8; 2 * SEED_BYTES] {
     let mut out = [0u8; 2 * SEED_BYTES];
     match mode {
-        HashMode::Shake => Shake::<SHA3_512_RATE>::absorb_with_domain_by::<K>(&[input], 0x06)
-            .squeeze_by::<K>(&mut out),
+        HashMode::Shake => {
+            let mut sponge = Shake::<SHA3_512_RATE>::absorb_with_domain_by::<K>(&[input], 0x06);
+            sponge.squeeze_by::<K>(&mut out);
+            sponge.state.zeroize();
+        }
         HashMode::Sm3 => {
             out[..32].copy_from_slice(&sm3_counter_block(0, &[input]));
             out[32..].copy_from_slice(&sm3_counter_block(1, &[input]));
