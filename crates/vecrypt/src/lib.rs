@@ -24,6 +24,9 @@ pub mod kuznyechik;
 pub mod modes;
 pub mod registry;
 pub mod ublock;
+mod wipe;
+#[cfg(target_arch = "x86_64")]
+mod x86_wipe;
 
 pub use cpu::Backend;
 pub use error::Error;

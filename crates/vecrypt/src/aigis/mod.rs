@@ -59,8 +59,6 @@ mod x86_keccak;
 mod x86_sm3;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod x86_stack;
-#[cfg(target_arch = "x86_64")]
-mod x86_wipe;
 use zeroize::Zeroizing;
 
 use crate::Error;

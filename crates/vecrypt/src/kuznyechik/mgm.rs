@@ -88,7 +88,7 @@ impl KuznyechikMgm {
             }
             mac.add_padded(zs, chunk);
         }
-        both.zeroize();
+        crate::wipe::bytes(&mut both);
         Ok(self.finish(&mut z, &mut mac, ad.len(), buf.len()))
     }
 
@@ -123,7 +123,7 @@ impl KuznyechikMgm {
                 *d ^= *k;
             }
         }
-        stream.zeroize();
+        crate::wipe::bytes(&mut stream);
         Ok(())
     }
 
@@ -136,7 +136,7 @@ impl KuznyechikMgm {
             self.cipher.kernel_encrypt(&mut hs[..blocks * BLOCK]);
             mac.add_padded(&hs[..blocks * BLOCK], chunk);
         }
-        hs.zeroize();
+        crate::wipe::bytes(&mut hs);
     }
 
     /// The last block `len(A) || len(C)` in bits, then the tag.

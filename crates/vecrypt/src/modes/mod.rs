@@ -12,8 +12,6 @@ mod multi;
 pub(crate) use cipher_traits::KernelBackend;
 pub use multi::MultiKey;
 
-use zeroize::Zeroize;
-
 use crate::Error;
 use crate::cpu::Backend;
 
@@ -193,7 +191,7 @@ pub fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &m
         cipher.kernel_encrypt(ks);
         xor_in_place(chunk, ks);
     }
-    ks.zeroize();
+    crate::wipe::bytes(&mut ks);
 }
 
 /// Default CBC decryption: decrypts a batch in one call, then XORs each block with the
@@ -209,7 +207,7 @@ pub fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut 
         xor_in_place(&mut chunk[n..], &saved[..saved.len() - n]);
         iv.copy_from_slice(&saved[saved.len() - n..]);
     }
-    saved.zeroize();
+    crate::wipe::bytes(&mut saved);
 }
 
 #[cfg(test)]

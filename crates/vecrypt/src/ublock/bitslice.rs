@@ -249,7 +249,7 @@ pub(super) fn slot_keys<L: Lanes, V: Variant>(keys: &[&RoundKeys], out: &mut [St
         }
         *planes = L::load_batch::<V>(batch);
     }
-    batch.zeroize();
+    crate::wipe::bytes(batch);
 }
 
 #[inline(always)]
@@ -344,7 +344,7 @@ fn ecb<L: Lanes, V: Variant, const DECRYPT: bool>(keys: &PlaneKeys, buf: &mut [u
         pad[..tail.len()].copy_from_slice(tail);
         run_batch::<L, V, DECRYPT>(keys, pad);
         tail.copy_from_slice(&pad[..tail.len()]);
-        pad.zeroize();
+        crate::wipe::bytes(pad);
     }
 }
 
@@ -409,7 +409,7 @@ pub(super) fn ctr<L: Lanes, V: Variant>(keys: &PlaneKeys, counter: &mut [u8], bu
             *d ^= k;
         }
     }
-    ks.zeroize();
+    crate::wipe::bytes(ks);
     counter_store::<V>(c, counter);
 }
 
@@ -431,7 +431,7 @@ pub(super) fn cbc_decrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, iv: &mut [u8],
             pad[..len].copy_from_slice(chunk);
             run_batch::<L, V, true>(keys, &mut pad[..batch]);
             chunk.copy_from_slice(&pad[..len]);
-            pad.zeroize();
+            crate::wipe::bytes(&mut pad);
         }
         for (d, p) in chunk[..n].iter_mut().zip(&prev[..n]) {
             *d ^= p;
@@ -494,7 +494,7 @@ pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
             iv.copy_from_slice(&buf[last..]);
         }
     }
-    chain.zeroize();
+    crate::wipe::bytes(chain);
 }
 
 #[cfg(test)]

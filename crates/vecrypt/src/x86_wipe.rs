@@ -1,0 +1,48 @@
+//! Volatile whole-register zeroing for [`crate::wipe`]: 32 bytes per store with AVX2.
+
+use core::arch::x86_64::*;
+use core::sync::atomic::{Ordering, compiler_fence};
+
+use zeroize::{DefaultIsZeroes, Zeroize};
+
+use crate::cpu;
+
+/// `false` if the CPU lacks AVX2 (the caller then falls back to `zeroize`).
+pub fn bytes(b: &mut [u8]) -> bool {
+    slice(b)
+}
+
+/// `false` if the CPU lacks AVX2.
+pub fn i16s(w: &mut [i16]) -> bool {
+    slice(w)
+}
+
+/// Integer elements only: every bit pattern of their bytes is a valid `__m256i`.
+fn slice<T: DefaultIsZeroes>(s: &mut [T]) -> bool
+where
+    [T]: Zeroize,
+{
+    if !cpu::features().avx2 {
+        return false;
+    }
+    // SAFETY: AVX2 was checked just above.
+    unsafe { slice_avx2(s) };
+    true
+}
+
+#[target_feature(enable = "avx2")]
+fn slice_avx2<T: DefaultIsZeroes>(s: &mut [T])
+where
+    [T]: Zeroize,
+{
+    // SAFETY: the callers pass integer slices, whose bytes may be any pattern, as may a
+    // `__m256i`'s; `align_to_mut` puts only whole, aligned elements in the middle.
+    let (head, middle, tail) = unsafe { s.align_to_mut::<__m256i>() };
+    head.zeroize();
+    for v in middle.iter_mut() {
+        // SAFETY: `v` is an aligned, writable 32-byte element of the slice.
+        unsafe { core::ptr::write_volatile(v, _mm256_setzero_si256()) };
+    }
+    tail.zeroize();
+    compiler_fence(Ordering::SeqCst);
+}
