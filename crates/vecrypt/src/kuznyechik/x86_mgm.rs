@@ -111,6 +111,61 @@ unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
     }
 }
 
+/// Writes `blocks` successive counter values (big-endian blocks) into `out` and advances
+/// `counter`: the high 64-bit half is incremented when `left`, else the low half, each
+/// modulo 2^64. `false` if the CPU lacks AVX-512BW (the caller then fills block by block).
+pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
+    let f = crate::cpu::features();
+    if !(f.avx512f && f.avx512bw) {
+        return false;
+    }
+    assert!(out.len() >= 16 * blocks);
+    // SAFETY: the required features were just checked; `out` holds `blocks` blocks.
+    unsafe { fill_counters_impl(out, blocks, counter, left) };
+    true
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) {
+    let (lo, hi) = (*counter as u64 as i64, (*counter >> 64) as u64 as i64);
+    // Four blocks per register, each a little-endian 128-bit lane (low half first); only
+    // one half of each lane moves, and 64-bit lane additions wrap exactly as the spec's
+    // counters do.
+    let (step, four) = if left {
+        (
+            _mm512_set_epi64(3, 0, 2, 0, 1, 0, 0, 0),
+            _mm512_set_epi64(4, 0, 4, 0, 4, 0, 4, 0),
+        )
+    } else {
+        (
+            _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0),
+            _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4),
+        )
+    };
+    let mut v = _mm512_add_epi64(_mm512_set_epi64(hi, lo, hi, lo, hi, lo, hi, lo), step);
+    for group in out[..16 * blocks].chunks_mut(64) {
+        // SAFETY: register-only AVX-512BW operation; the masked store writes the group's
+        // bytes only.
+        unsafe {
+            let bytes = reverse_lanes(v);
+            let mask = if group.len() == 64 {
+                u64::MAX
+            } else {
+                (1u64 << group.len()) - 1
+            };
+            _mm512_mask_storeu_epi8(group.as_mut_ptr().cast(), mask, bytes);
+        }
+        v = _mm512_add_epi64(v, four);
+    }
+    let n = blocks as u64;
+    *counter = if left {
+        (u128::from(((*counter >> 64) as u64).wrapping_add(n)) << 64)
+            | (*counter & u128::from(u64::MAX))
+    } else {
+        (*counter >> 64 << 64) | u128::from((*counter as u64).wrapping_add(n))
+    };
+}
+
 /// The unreduced sum of `H_i * X_i` over the blocks of `hs` and `xs` as (low, high) halves
 /// of a 256-bit polynomial; `None` if the CPU lacks PCLMULQDQ.
 pub(super) fn mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
