@@ -1012,106 +1012,83 @@ fn runs() -> bool {
     cpu::features().avx2
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn keypair_tf<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-    kem::keypair::<P, Avx2>(mode, coins, pk, sk)
-}
+/// The safe entry points of a backend over `$scheme` (`kem` or `compact`): each checks the
+/// CPU with `runs()`, then runs the whole operation inside one function compiled for
+/// `$features`.
+macro_rules! kem_entry_points {
+    ($features:literal, $arith:ty, $scheme:ident, $on:literal,
+     $keypair:ident, $encapsulate:ident, $decapsulate:ident) => {
+        #[doc = concat!("Key generation", $on, "; `false` if the CPU cannot run it.")]
+        pub fn $keypair<P: Params>(
+            mode: HashMode,
+            coins: &[u8; 64],
+            pk: &mut [u8],
+            sk: &mut [u8],
+        ) -> bool {
+            #[target_feature(enable = $features)]
+            fn inner<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
+                $scheme::keypair::<P, $arith>(mode, coins, pk, sk)
+            }
+            if !runs() {
+                return false;
+            }
+            // SAFETY: the features were checked just above.
+            unsafe { inner::<P>(mode, coins, pk, sk) };
+            true
+        }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn encapsulate_tf<P: Params>(
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> [u8; 32] {
-    kem::encapsulate::<P, Avx2>(mode, pk, coins, ct)
-}
+        #[doc = concat!("Encapsulation", $on, "; `None` if the CPU cannot run it.")]
+        pub fn $encapsulate<P: Params>(
+            mode: HashMode,
+            pk: &[u8],
+            coins: &[u8; 32],
+            ct: &mut [u8],
+        ) -> Option<[u8; 32]> {
+            #[target_feature(enable = $features)]
+            fn inner<P: Params>(
+                mode: HashMode,
+                pk: &[u8],
+                coins: &[u8; 32],
+                ct: &mut [u8],
+            ) -> [u8; 32] {
+                $scheme::encapsulate::<P, $arith>(mode, pk, coins, ct)
+            }
+            // SAFETY: the features are checked first.
+            runs().then(|| unsafe { inner::<P>(mode, pk, coins, ct) })
+        }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-    kem::decapsulate::<P, Avx2>(mode, sk, ct)
+        #[doc = concat!("Decapsulation", $on, "; `None` if the CPU cannot run it.")]
+        pub fn $decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
+            #[target_feature(enable = $features)]
+            fn inner<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+                $scheme::decapsulate::<P, $arith>(mode, sk, ct)
+            }
+            // SAFETY: the features are checked first.
+            runs().then(|| unsafe { inner::<P>(mode, sk, ct) })
+        }
+    };
 }
+pub(crate) use kem_entry_points;
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn compact_keypair_tf<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-    compact::keypair::<P, Avx2>(mode, coins, pk, sk)
-}
+kem_entry_points!(
+    "avx2,bmi1,bmi2,popcnt",
+    Avx2,
+    kem,
+    " on AVX2",
+    keypair,
+    encapsulate,
+    decapsulate
+);
+kem_entry_points!(
+    "avx2,bmi1,bmi2,popcnt",
+    Avx2,
+    compact,
+    " (compact) on AVX2",
+    compact_keypair,
+    compact_encapsulate,
+    compact_decapsulate
+);
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn compact_encapsulate_tf<P: Params>(
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> [u8; 32] {
-    compact::encapsulate::<P, Avx2>(mode, pk, coins, ct)
-}
-
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn compact_decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-    compact::decapsulate::<P, Avx2>(mode, sk, ct)
-}
-
-/// Compact key generation on AVX2; `false` if the CPU cannot run it.
-pub fn compact_keypair<P: Params>(
-    mode: HashMode,
-    coins: &[u8; 64],
-    pk: &mut [u8],
-    sk: &mut [u8],
-) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AVX2 was checked just above.
-    unsafe { compact_keypair_tf::<P>(mode, coins, pk, sk) };
-    true
-}
-
-/// Compact encapsulation on AVX2; `None` if the CPU cannot run it.
-pub fn compact_encapsulate<P: Params>(
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> Option<[u8; 32]> {
-    // SAFETY: AVX2 is checked first.
-    runs().then(|| unsafe { compact_encapsulate_tf::<P>(mode, pk, coins, ct) })
-}
-
-/// Compact decapsulation on AVX2; `None` if the CPU cannot run it.
-pub fn compact_decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
-    // SAFETY: AVX2 is checked first.
-    runs().then(|| unsafe { compact_decapsulate_tf::<P>(mode, sk, ct) })
-}
-
-/// Key generation on AVX2; `false` if the CPU cannot run it.
-pub fn keypair<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AVX2 was checked just above.
-    unsafe { keypair_tf::<P>(mode, coins, pk, sk) };
-    true
-}
-
-/// Encapsulation on AVX2; `None` if the CPU cannot run it.
-pub fn encapsulate<P: Params>(
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> Option<[u8; 32]> {
-    // SAFETY: AVX2 is checked first.
-    runs().then(|| unsafe { encapsulate_tf::<P>(mode, pk, coins, ct) })
-}
-
-/// Decapsulation on AVX2; `None` if the CPU cannot run it.
-pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
-    // SAFETY: AVX2 is checked first.
-    runs().then(|| unsafe { decapsulate_tf::<P>(mode, sk, ct) })
-}
-
-/// A pseudo-random polynomial with coefficients of absolute value below `bound`.
 #[cfg(test)]
 pub fn sample_poly(seed: u32, bound: i16) -> Poly {
     let mut s = seed;

@@ -299,52 +299,15 @@ fn runs() -> bool {
     f.avx2 && f.avx512_bw_vl() && f.avx512vbmi
 }
 
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi")]
-fn keypair_tf<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-    kem::keypair::<P, Avx512>(mode, coins, pk, sk)
-}
-
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi")]
-fn encapsulate_tf<P: Params>(
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> [u8; 32] {
-    kem::encapsulate::<P, Avx512>(mode, pk, coins, ct)
-}
-
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi")]
-fn decapsulate_tf<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-    kem::decapsulate::<P, Avx512>(mode, sk, ct)
-}
-
-/// Key generation on AVX-512; `false` if the CPU cannot run it.
-pub fn keypair<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: the features were checked just above.
-    unsafe { keypair_tf::<P>(mode, coins, pk, sk) };
-    true
-}
-
-/// Encapsulation on AVX-512; `None` if the CPU cannot run it.
-pub fn encapsulate<P: Params>(
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> Option<[u8; 32]> {
-    // SAFETY: the features are checked first.
-    runs().then(|| unsafe { encapsulate_tf::<P>(mode, pk, coins, ct) })
-}
-
-/// Decapsulation on AVX-512; `None` if the CPU cannot run it.
-pub fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
-    // SAFETY: the features are checked first.
-    runs().then(|| unsafe { decapsulate_tf::<P>(mode, sk, ct) })
-}
+avx2::kem_entry_points!(
+    "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi",
+    Avx512,
+    kem,
+    " on AVX-512",
+    keypair,
+    encapsulate,
+    decapsulate
+);
 
 #[cfg(test)]
 mod tests {

@@ -7,38 +7,11 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::hash::{HashMode, SHA3_256_RATE, SHAKE128_RATE, keccak_f1600_rounds};
+use super::hash::{HashMode, KECCAK_RC, SHA3_256_RATE, SHAKE128_RATE, keccak_f1600_rounds};
 use super::params::MAX_K;
 
 #[cfg(test)]
 use super::hash::keccak_f1600;
-
-const RC: [u64; 24] = [
-    0x0000_0000_0000_0001,
-    0x0000_0000_0000_8082,
-    0x8000_0000_0000_808a,
-    0x8000_0000_8000_8000,
-    0x0000_0000_0000_808b,
-    0x0000_0000_8000_0001,
-    0x8000_0000_8000_8081,
-    0x8000_0000_0000_8009,
-    0x0000_0000_0000_008a,
-    0x0000_0000_0000_0088,
-    0x0000_0000_8000_8009,
-    0x0000_0000_8000_000a,
-    0x0000_0000_8000_808b,
-    0x8000_0000_0000_008b,
-    0x8000_0000_0000_8089,
-    0x8000_0000_0000_8003,
-    0x8000_0000_0000_8002,
-    0x8000_0000_0000_0080,
-    0x0000_0000_0000_800a,
-    0x8000_0000_8000_000a,
-    0x8000_0000_8000_8081,
-    0x8000_0000_0000_8080,
-    0x0000_0000_8000_0001,
-    0x8000_0000_8000_8008,
-];
 
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -131,7 +104,7 @@ fn splat512(v: u64) -> __m512i {
 /// Keccak-f[1600] on four states (AVX2).
 #[target_feature(enable = "avx2")]
 pub fn f1600_x4(s: &mut [__m256i; 25]) {
-    keccak_f1600_rounds!(s, RC, xor256, xor5_256, chi256, rol256, splat256);
+    keccak_f1600_rounds!(s, KECCAK_RC, xor256, xor5_256, chi256, rol256, splat256);
 }
 
 /// Keccak-f[1600] on four states with the AVX-512VL logic and rotations on 256-bit
@@ -139,7 +112,9 @@ pub fn f1600_x4(s: &mut [__m256i; 25]) {
 /// ports where 512-bit ones have two, so it costs about 0.7 of the eight-lane permutation.
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub fn f1600_x4_vl(s: &mut [__m256i; 25]) {
-    keccak_f1600_rounds!(s, RC, xor256, xor5_256vl, chi256vl, rol256vl, splat256);
+    keccak_f1600_rounds!(
+        s, KECCAK_RC, xor256, xor5_256vl, chi256vl, rol256vl, splat256
+    );
 }
 
 /// A 128-bit register per state word, for the one-state permutation.
@@ -182,7 +157,9 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
     for (r, w) in v.iter_mut().zip(s.iter()) {
         *r = _mm_cvtsi64_si128(*w as i64);
     }
-    keccak_f1600_rounds!(&mut v, RC, xor128, xor5_128vl, chi128vl, rol128vl, splat128);
+    keccak_f1600_rounds!(
+        &mut v, KECCAK_RC, xor128, xor5_128vl, chi128vl, rol128vl, splat128
+    );
     for (w, r) in s.iter_mut().zip(v.iter()) {
         *w = _mm_cvtsi128_si64(*r) as u64;
     }
@@ -191,7 +168,7 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
 /// Keccak-f[1600] on eight states (AVX-512).
 #[target_feature(enable = "avx512f")]
 pub fn f1600_x8(s: &mut [__m512i; 25]) {
-    keccak_f1600_rounds!(s, RC, xor512, xor5_512, chi512, rol512, splat512);
+    keccak_f1600_rounds!(s, KECCAK_RC, xor512, xor5_512, chi512, rol512, splat512);
 }
 
 /// One lane's work in [`LanePlan`]: a matrix entry Parse(SHAKE128(ρ ‖ x ‖ y)) for entry
