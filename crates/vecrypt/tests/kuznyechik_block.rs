@@ -8,27 +8,14 @@ use vecrypt::Backend;
 use vecrypt::kuznyechik::Kuznyechik;
 use vecrypt::modes::{BlockModes, MultiKey};
 
+mod common;
+use common::Rng;
+
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s.replace(' ', "")).unwrap()
 }
 
 const KEY: &str = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef";
-
-/// A small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n)
-            .map(|_| {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                (self.0 >> 24) as u8
-            })
-            .collect()
-    }
-}
 
 #[test]
 fn backends_include_portable() {

@@ -5,21 +5,8 @@ use vecrypt::Backend;
 use vecrypt::kuznyechik::Kuznyechik;
 use vecrypt::modes::BlockModes;
 
-/// A small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n)
-            .map(|_| {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                (self.0 >> 24) as u8
-            })
-            .collect()
-    }
-}
+mod common;
+use common::Rng;
 
 /// First counter blocks whose last one, two or all bytes wrap within the first batches.
 fn counters(rng: &mut Rng) -> Vec<[u8; 16]> {

@@ -8,6 +8,9 @@ use vecrypt::kuznyechik::Kuznyechik;
 use vecrypt::modes::BlockModes;
 use vecrypt::modes::gost;
 
+mod common;
+use common::Rng;
+
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s.replace(' ', "")).unwrap()
 }
@@ -119,21 +122,6 @@ fn appendix_a1_mac() {
                 "336f4d296059fbe34ddeb35b37749c67"
             );
         }
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n)
-            .map(|_| {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                (self.0 >> 24) as u8
-            })
-            .collect()
     }
 }
 

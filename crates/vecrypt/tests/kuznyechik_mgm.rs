@@ -5,6 +5,9 @@ use aead::{Aead, AeadInOut, KeyInit, Payload};
 use vecrypt::Error;
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm};
 
+mod common;
+use common::Rng;
+
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s.split_whitespace().collect::<String>()).unwrap()
 }
@@ -198,21 +201,6 @@ fn reference(key: &[u8], nonce: &[u8], ad: &[u8], pt: &[u8]) -> (Vec<u8>, [u8; 1
     let lens = (u128::from(ad.len() as u64 * 8) << 64) | u128::from(pt.len() as u64 * 8);
     sum ^= mul(e(z), lens);
     (ct, e(sum).to_be_bytes())
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n)
-            .map(|_| {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                (self.0 >> 24) as u8
-            })
-            .collect()
-    }
 }
 
 #[test]
