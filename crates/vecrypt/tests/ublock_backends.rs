@@ -33,6 +33,9 @@ fn ctr_lengths(block: usize, rng: &mut Rng) -> Vec<usize> {
         v.extend([batch - 1, batch, batch + 1, 2 * batch + 7]);
     }
     v.extend([4096, 5000 + rng.below(3000)]);
+    // The fully bitsliced kernel takes 512 blocks at a time.
+    let full = 512 * block;
+    v.extend([full - 1, full, full + 1, 2 * full + rng.below(full)]);
     for _ in 0..6 {
         v.push(rng.below(9000));
     }
@@ -42,8 +45,9 @@ fn ctr_lengths(block: usize, rng: &mut Rng) -> Vec<usize> {
 /// Whole-block lengths for ECB and CBC.
 fn block_counts(rng: &mut Rng) -> Vec<usize> {
     let mut v = vec![
-        0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200,
+        0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200, 511, 512, 513,
     ];
+    v.push(1024 + rng.below(512));
     for _ in 0..4 {
         v.push(rng.below(300));
     }
@@ -144,11 +148,15 @@ fn ctr_wraps<V: Variant>() {
         let backend = &maker.label;
         let c = (maker.make)(&key[..V::KEY]);
         for ivs in [vec![0xffu8; V::BLOCK], iv.clone()] {
-            let mut want = vec![0u8; 40 * V::BLOCK + 3];
-            reference.apply_ctr(&ivs, &mut want).unwrap();
-            let mut got = vec![0u8; 40 * V::BLOCK + 3];
-            c.apply_ctr(&ivs, &mut got).unwrap();
-            assert_eq!(got, want, "{} {backend} CTR wrap", V::NAME);
+            // Short enough for the batched kernels, and long enough for the fully
+            // bitsliced one, whose first batch then wraps.
+            for blocks in [40, 600] {
+                let mut want = vec![0u8; blocks * V::BLOCK + 3];
+                reference.apply_ctr(&ivs, &mut want).unwrap();
+                let mut got = vec![0u8; blocks * V::BLOCK + 3];
+                c.apply_ctr(&ivs, &mut got).unwrap();
+                assert_eq!(got, want, "{} {backend} CTR wrap, {blocks} blocks", V::NAME);
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ pub(super) fn available() -> bool {
 /// A 512-bit register. Only built inside this file's `#[target_feature]` functions, which
 /// are entered after [`available`]; that is what makes the intrinsics below sound.
 #[derive(Copy, Clone)]
-pub(super) struct Zmm(__m512i);
+pub(super) struct Zmm(pub(super) __m512i);
 
 macro_rules! ternary {
     ($a:expr, $b:expr, $c:expr, $imm:expr) => {

@@ -362,7 +362,7 @@ pub(super) fn ecb_decrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, buf: &mut [u8]
 
 /// A big-endian block counter as two native halves (the high one is used for 32-byte blocks).
 #[inline(always)]
-fn counter_load<V: Variant>(c: &[u8]) -> (u128, u128) {
+pub(super) fn counter_load<V: Variant>(c: &[u8]) -> (u128, u128) {
     let mut hi = [0u8; 16];
     let mut lo = [0u8; 16];
     if V::BLOCK == 16 {
@@ -375,7 +375,7 @@ fn counter_load<V: Variant>(c: &[u8]) -> (u128, u128) {
 }
 
 #[inline(always)]
-fn counter_store<V: Variant>(c: (u128, u128), out: &mut [u8]) {
+pub(super) fn counter_store<V: Variant>(c: (u128, u128), out: &mut [u8]) {
     if V::BLOCK == 16 {
         out[..16].copy_from_slice(&c.1.to_be_bytes());
     } else {
@@ -385,7 +385,7 @@ fn counter_store<V: Variant>(c: (u128, u128), out: &mut [u8]) {
 }
 
 #[inline(always)]
-fn counter_add(c: (u128, u128), n: u128) -> (u128, u128) {
+pub(super) fn counter_add(c: (u128, u128), n: u128) -> (u128, u128) {
     let (lo, carry) = c.1.overflowing_add(n);
     (c.0.wrapping_add(u128::from(carry)), lo)
 }

@@ -38,8 +38,11 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx512_full;
 mod bitslice;
 pub(crate) mod consts;
+mod full_slice;
 mod key_schedule;
 mod soft;
 #[cfg(target_arch = "x86_64")]
@@ -66,6 +69,7 @@ use crate::cpu::{self, Backend, Candidate};
 use crate::modes::{self, BlockKernel, KernelBackend};
 use crate::registry::NamedCipher;
 use bitslice::PlaneKeys;
+use full_slice::SliceKeys;
 
 /// One member of the uBlock family: its sizes and tables.
 pub trait Variant: Copy + Send + Sync + 'static + private::Sealed {
@@ -181,6 +185,8 @@ pub struct Ublock<V: Variant> {
     /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
     /// keying stays cheap for short messages.
     planes: OnceLock<Box<PlaneKeys>>,
+    /// Round keys as one mask per bit for the fully bitsliced kernel, made on its first use.
+    slices: OnceLock<Box<SliceKeys>>,
     backend: Backend,
     /// Every call on the paired-nibble kernel ([`Ublock::with_paper_layout`]).
     paper_layout: bool,
@@ -237,6 +243,7 @@ impl<V: Variant> Ublock<V> {
             },
             rk: OnceLock::new(),
             planes: OnceLock::new(),
+            slices: OnceLock::new(),
             backend,
             paper_layout: false,
             _variant: PhantomData,
@@ -265,6 +272,11 @@ impl<V: Variant> Ublock<V> {
             .get_or_init(|| Box::new(bitslice::plane_keys::<V>(self.rk())))
     }
 
+    fn slices(&self) -> &SliceKeys {
+        self.slices
+            .get_or_init(|| Box::new(full_slice::slice_keys::<V>(self.rk())))
+    }
+
     /// Whether a call over `len` bytes goes to a bitsliced kernel: below that, a bitsliced
     /// batch (with its transposition) costs more than the blocks run four at a time.
     fn bulk(len: usize) -> bool {
@@ -289,6 +301,9 @@ const BULK_BLOCKS: usize = 8;
 /// The kernel one call runs on, chosen once per call from the backend and the data size.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Path {
+    /// One register per state bit, 512-bit registers, for the whole batches; the rest of
+    /// the call takes the path of its own length.
+    ZmmFull,
     /// Bitsliced, 512-bit registers.
     Zmm,
     /// Bitsliced, 256-bit registers.
@@ -307,6 +322,10 @@ impl<V: Variant> Ublock<V> {
         let bulk = Self::bulk(len);
         match self.backend {
             _ if self.paper_layout => Path::Paired,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 if len >= avx512_full::batch::<V>() && avx512_full::available() => {
+                Path::ZmmFull
+            }
             Backend::Avx512 if len > 256 => Path::Zmm,
             Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
             Backend::Avx512 | Backend::Avx2 if !Self::single(len) => Path::Paired,
@@ -321,6 +340,11 @@ impl<V: Variant> Ublock<V> {
         let path = self.path(buf.len());
         let fresh = self.rk.get().is_none() && buf.len() == V::BLOCK;
         let done = match (path, decrypt) {
+            (Path::ZmmFull, _) => {
+                let done = avx512_full::ecb::<V>(self.slices(), buf, decrypt);
+                self.run_ecb(&mut buf[done..], decrypt);
+                true
+            }
             (Path::Nibbles { vex }, false) if fresh => {
                 ssse3::encrypt_one_with_key::<V>(&self.key[..V::KEY], buf, vex)
             }
@@ -362,6 +386,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         let done = match self.path(buf.len()) {
+            Path::ZmmFull => {
+                let done = avx512_full::ctr::<V>(self.slices(), counter, buf);
+                self.kernel_ctr(counter, &mut buf[done..]);
+                true
+            }
             Path::Zmm => avx512::ctr::<V>(self.planes(), counter, buf),
             Path::Ymm => avx2::ctr::<V>(self.planes(), counter, buf),
             _ => false,
@@ -401,7 +430,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         let done = match self.path(buf.len()) {
-            Path::Zmm => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
+            Path::Zmm | Path::ZmmFull => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
             Path::Ymm => avx2::cbc_decrypt::<V>(self.planes(), iv, buf),
             _ => false,
         };
@@ -484,6 +513,9 @@ impl<V: Variant> NamedCipher for Ublock<V> {
 impl<V: Variant> Drop for Ublock<V> {
     fn drop(&mut self) {
         if let Some(p) = self.planes.get_mut() {
+            p.zeroize();
+        }
+        if let Some(p) = self.slices.get_mut() {
             p.zeroize();
         }
         wipe(&mut self.key);
