@@ -14,7 +14,7 @@ use core::arch::x86_64::*;
 
 use super::Variant;
 use super::avx512::Zmm;
-use super::bitslice::Lanes;
+use super::bitslice::{Lanes, counter_add, counter_store};
 use super::full_slice::{self, SliceKeys, Sliced, Slicing};
 use crate::cpu;
 
@@ -218,15 +218,79 @@ fn slice_groups<const N: usize>(src: &[u8], bytes: &mut Sliced<Zmm>) {
     }
 }
 
+/// The inverse of [`slice_groups`]; with `XOR`, the blocks are XORed into `dst`.
 #[inline(always)]
-fn unslice_groups<const N: usize>(bytes: &Sliced<Zmm>, dst: &mut [u8]) {
+fn unslice_groups<const N: usize, const XOR: bool>(bytes: &Sliced<Zmm>, dst: &mut [u8]) {
     let unchunk = index(&const { chunk_index(N, true) });
     for (g, group) in dst.chunks_exact_mut(64 * N).take(8).enumerate() {
         let mut r = [Zmm::splat(0); N];
         r.copy_from_slice(&bytes[g * N..g * N + N]);
         transpose_chunks(&mut r);
         for (x, b) in r.iter().zip(group.chunks_exact_mut(64)) {
-            store(permute(*x, unchunk), b);
+            let mut y = permute(*x, unchunk);
+            if XOR {
+                y = y.xor(load(b));
+            }
+            store(y, b);
+        }
+    }
+}
+
+/// `VPERMB`-free byte ramp 0, 1, ..., 63.
+const fn ramp() -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let mut e = 0;
+    while e < 64 {
+        out[e] = e as u8;
+        e += 1;
+    }
+    out
+}
+
+/// Counter blocks `c + 64g + e` in byte-sliced form, straight from the counter: register
+/// `g * n + k` holds byte `k` of the 64 blocks of group `g`. The last byte is a ramp from
+/// the counter's last byte; every other byte is that of the counter with its last byte
+/// cleared, or of that plus 256 in the blocks where the ramp wrapped.
+#[inline(always)]
+fn counter_groups<V: Variant>(c: (u128, u128), bytes: &mut Sliced<Zmm>) {
+    let n = V::BLOCK;
+    let ramp = index(&const { ramp() });
+    for g in 0..8 {
+        let base = counter_add(c, 64 * g as u128);
+        let mut first = [0u8; 32];
+        counter_store::<V>(base, &mut first);
+        let low = first[n - 1];
+        let cleared = (base.0, base.1 - u128::from(low));
+        let mut x = [0u8; 32];
+        let mut y = [0u8; 32];
+        counter_store::<V>(cleared, &mut x);
+        counter_store::<V>(counter_add(cleared, 256), &mut y);
+        // SAFETY: AVX-512BW per the note above.
+        unsafe {
+            let start = _mm512_set1_epi8(low as i8);
+            let last = _mm512_add_epi8(start, ramp);
+            let wrapped = _mm512_cmplt_epu8_mask(last, start);
+            bytes[g * n + n - 1] = Zmm(last);
+            for k in 0..n - 1 {
+                let (a, b) = (_mm512_set1_epi8(x[k] as i8), _mm512_set1_epi8(y[k] as i8));
+                bytes[g * n + k] = Zmm(_mm512_mask_blend_epi8(wrapped, a, b));
+            }
+        }
+    }
+}
+
+/// Byte-sliced registers (`g * n + k`) to one register per bit.
+#[inline(always)]
+fn bits_from_bytes<V: Variant>(bytes: &Sliced<Zmm>, s: &mut Sliced<Zmm>) {
+    let n = V::BLOCK;
+    for k in 0..n {
+        let mut r = [Zmm::splat(0); 8];
+        for (g, x) in r.iter_mut().enumerate() {
+            *x = anti_transpose(bytes[g * n + k]);
+        }
+        bit_exchange(&mut r);
+        for (b, x) in r.iter().enumerate() {
+            s[8 * k + 7 - b] = *x;
         }
     }
 }
@@ -234,26 +298,26 @@ fn unslice_groups<const N: usize>(bytes: &Sliced<Zmm>, dst: &mut [u8]) {
 impl Slicing for Zmm {
     #[inline(always)]
     fn slice<V: Variant>(src: &[u8], s: &mut Sliced<Self>, bytes: &mut Sliced<Self>) {
-        let n = V::BLOCK;
-        if n == 16 {
+        if V::BLOCK == 16 {
             slice_groups::<16>(src, bytes);
         } else {
             slice_groups::<32>(src, bytes);
         }
-        for k in 0..n {
-            let mut r = [Zmm::splat(0); 8];
-            for (g, x) in r.iter_mut().enumerate() {
-                *x = anti_transpose(bytes[g * n + k]);
-            }
-            bit_exchange(&mut r);
-            for (b, x) in r.iter().enumerate() {
-                s[8 * k + 7 - b] = *x;
-            }
-        }
+        bits_from_bytes::<V>(bytes, s);
     }
 
     #[inline(always)]
-    fn unslice<V: Variant>(s: &Sliced<Self>, dst: &mut [u8], bytes: &mut Sliced<Self>) {
+    fn slice_counters<V: Variant>(c: (u128, u128), s: &mut Sliced<Self>, bytes: &mut Sliced<Self>) {
+        counter_groups::<V>(c, bytes);
+        bits_from_bytes::<V>(bytes, s);
+    }
+
+    #[inline(always)]
+    fn unslice<V: Variant, const XOR: bool>(
+        s: &Sliced<Self>,
+        dst: &mut [u8],
+        bytes: &mut Sliced<Self>,
+    ) {
         let n = V::BLOCK;
         for k in 0..n {
             let mut r = [Zmm::splat(0); 8];
@@ -266,9 +330,9 @@ impl Slicing for Zmm {
             }
         }
         if n == 16 {
-            unslice_groups::<16>(bytes, dst);
+            unslice_groups::<16, XOR>(bytes, dst);
         } else {
-            unslice_groups::<32>(bytes, dst);
+            unslice_groups::<32, XOR>(bytes, dst);
         }
     }
 }

@@ -50,8 +50,19 @@ pub(super) trait Slicing: Lanes {
     /// Blocks of `8 * BYTES` from `src` (`8 * BYTES * V::BLOCK` bytes) into `s`; `scratch`
     /// is left holding data of the batch.
     fn slice<V: Variant>(src: &[u8], s: &mut Sliced<Self>, scratch: &mut Sliced<Self>);
-    /// The inverse of [`Slicing::slice`].
-    fn unslice<V: Variant>(s: &Sliced<Self>, dst: &mut [u8], scratch: &mut Sliced<Self>);
+    /// The counter blocks `c`, `c + 1`, ... of one batch into `s`, as [`Slicing::slice`]
+    /// would put them.
+    fn slice_counters<V: Variant>(
+        c: (u128, u128),
+        s: &mut Sliced<Self>,
+        scratch: &mut Sliced<Self>,
+    );
+    /// The inverse of [`Slicing::slice`]; with `XOR`, the blocks are XORed into `dst`.
+    fn unslice<V: Variant, const XOR: bool>(
+        s: &Sliced<Self>,
+        dst: &mut [u8],
+        scratch: &mut Sliced<Self>,
+    );
 }
 
 /// Bytes of one batch of variant `V` on registers `L`.
@@ -348,9 +359,8 @@ pub(super) fn encrypt<L: Lanes, V: Variant>(
     for (x, k) in s[..bits].iter_mut().zip(&keys.first[..bits]) {
         *x = x.xor(key(*k));
     }
-    // Rounds alternate between the two arrays, one round's code in the loop (two would not
-    // fit the decoded-instruction cache); every variant has an even number of rounds, so the
-    // result ends in `s`.
+    // Rounds alternate between the two arrays; every variant has an even number of rounds,
+    // so the result ends in `s`.
     let (mut from, mut to) = (s, t);
     for fold in &keys.fold[..V::ROUNDS] {
         every_word!(encrypt_word, from, to, fold);
@@ -402,7 +412,7 @@ pub(super) fn ecb<L: Slicing, V: Variant, const DECRYPT: bool>(
         } else {
             encrypt::<L, V>(&mut s, &mut t, keys);
         }
-        L::unslice::<V>(&s, chunk, &mut t);
+        L::unslice::<V, false>(&s, chunk, &mut t);
         done += batch;
     }
     wipe_state(&mut s);
@@ -419,32 +429,19 @@ pub(super) fn ctr<L: Slicing, V: Variant>(
     buf: &mut [u8],
 ) -> usize {
     use super::bitslice::{counter_add, counter_load, counter_store};
-    let n = V::BLOCK;
     let batch = batch_bytes::<L, V>();
     let mut s = [L::splat(0); BITS];
     let mut t = [L::splat(0); BITS];
-    let mut ks = vec![0u8; batch];
     let mut c = counter_load::<V>(counter);
     let mut done = 0;
     for chunk in buf.chunks_exact_mut(batch) {
-        for block in ks.chunks_exact_mut(n) {
-            counter_store::<V>(c, block);
-            c = counter_add(c, 1);
-        }
-        L::slice::<V>(&ks, &mut s, &mut t);
+        L::slice_counters::<V>(c, &mut s, &mut t);
+        c = counter_add(c, (8 * L::BYTES) as u128);
         encrypt::<L, V>(&mut s, &mut t, keys);
-        L::unslice::<V>(&s, &mut ks, &mut t);
-        for (d, k) in chunk.chunks_exact_mut(16).zip(ks.chunks_exact(16)) {
-            let mut a = [0u8; 16];
-            a.copy_from_slice(d);
-            let mut b = [0u8; 16];
-            b.copy_from_slice(k);
-            d.copy_from_slice(&(u128::from_ne_bytes(a) ^ u128::from_ne_bytes(b)).to_ne_bytes());
-        }
+        L::unslice::<V, true>(&s, chunk, &mut t);
         done += batch;
     }
     counter_store::<V>(c, counter);
-    crate::wipe::bytes(&mut ks);
     wipe_state(&mut s);
     wipe_state(&mut t);
     done
