@@ -11,11 +11,12 @@
 //! That count is the bound on the throughput targets: at 29 cycles per round, uBlock-128/128
 //! (16 rounds) cannot pass 0.9 cycles per byte, 3.6 GB/s at 3.3 GHz, before the transposition,
 //! and uBlock-128/256 and uBlock-256/256 (24 rounds) 1.36 cycles per byte, 2.4 GB/s; the
-//! 4 GB/s and 2.5 GB/s targets need a kernel with fewer instructions per round. A full
-//! bitslice (one register per half, nibble position and plane, 512 blocks per batch) would
-//! turn rotations and PL/PR into register renaming, about 1.7x fewer operations per byte,
-//! but its 128-register state spills and its 128 x 512 bit transposition costs about as
-//! much as the rounds it saves on a 1 MiB call; it is not built.
+//! 4 GB/s and 2.5 GB/s targets need a kernel with fewer instructions per round. The full
+//! bitslice (`full_slice.rs`, one register per state bit, 512 blocks per batch) has 1.9x
+//! fewer per round, but its state lives in memory, and the stores it makes each round and
+//! its transposition take back most of that: on calls of 8 KiB and more it runs ECB about
+//! as fast as this kernel, CTR about 15% faster, and uBlock-256/256 15-30% faster. This
+//! kernel stays for batches below 8 KiB, tails, CBC decryption and multi-key CBC.
 //!
 //! Multi-key CBC (32 streams, one batch): 128/128 about 8.3x one stream, 128/256 about 9x;
 //! 256/256 holds 16 streams per batch against a 24-round chain, about 1.6 GB/s, which is

@@ -7,7 +7,10 @@
 //!   backends: two blocks per byte, four blocks and up to four keys per step
 //!   (`x86_paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
 //! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
-//!   and on 512-bit registers above 256 bytes.
+//!   and on 512-bit registers above 256 bytes;
+//! - ECB and CTR over 512 blocks or more on AVX-512 with VBMI and GFNI: one register per
+//!   state bit (`full_slice.rs`, `avx512_full.rs`) for the whole batches, the rest by its
+//!   own length.
 //!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
 //! 256-bit register (`x86_wide_nibbles.rs`), which shortens its round to the chain.
