@@ -24,7 +24,7 @@ use core::arch::x86_64::*;
 use super::Variant;
 use super::avx512::Zmm;
 use super::bitslice::Lanes;
-use super::full_slice::{self, SliceKeys, Sliced, Slicing};
+use super::full_slice::{self, SliceKeys, Sliced, Slicing, XorWith};
 use crate::cpu;
 
 /// Whether this CPU runs the kernel.
@@ -213,20 +213,25 @@ fn slice_blocks<const NA: usize>(src: &[u8], s: &mut Sliced<Zmm>, mid: &mut Slic
     pass_b_into::<NA>(mid, s);
 }
 
-/// The inverse of [`slice_blocks`]; with `XOR`, the blocks are XORed into `dst`.
+/// The inverse of [`slice_blocks`].
 #[inline(always)]
-fn unslice_blocks<const NA: usize, const XOR: bool>(
+fn unslice_blocks<const NA: usize>(
     s: &Sliced<Zmm>,
     dst: &mut [u8],
     mid: &mut Sliced<Zmm>,
+    xor: XorWith,
 ) {
     pass_b_from::<NA>(s, mid);
     for (group, chunk) in dst.chunks_exact_mut(64 * NA).take(16).enumerate() {
         let mut r = [Zmm::splat(0); NA];
         r.copy_from_slice(&mid[NA * group..NA * group + NA]);
         pass_a::<NA, true>(&mut r);
-        for (x, b) in r.iter().zip(chunk.chunks_exact_mut(64)) {
-            let y = if XOR { x.xor(load(b)) } else { *x };
+        for (i, (x, b)) in r.iter().zip(chunk.chunks_exact_mut(64)).enumerate() {
+            let y = match xor {
+                XorWith::Nothing => *x,
+                XorWith::Output => x.xor(load(b)),
+                XorWith::Bytes(src) => x.xor(load(&src[64 * (NA * group + i)..])),
+            };
             store(y, b);
         }
     }
@@ -243,15 +248,11 @@ impl Slicing for Zmm {
     }
 
     #[inline(always)]
-    fn unslice<V: Variant, const XOR: bool>(
-        s: &Sliced<Self>,
-        dst: &mut [u8],
-        mid: &mut Sliced<Self>,
-    ) {
+    fn unslice<V: Variant>(s: &Sliced<Self>, dst: &mut [u8], mid: &mut Sliced<Self>, xor: XorWith) {
         if V::BLOCK == 16 {
-            unslice_blocks::<8, XOR>(s, dst, mid);
+            unslice_blocks::<8>(s, dst, mid, xor);
         } else {
-            unslice_blocks::<16, XOR>(s, dst, mid);
+            unslice_blocks::<16>(s, dst, mid, xor);
         }
     }
 }
@@ -259,6 +260,11 @@ impl Slicing for Zmm {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
     full_slice::ecb::<Zmm, V, DECRYPT>(keys, buf)
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
+    full_slice::cbc_decrypt::<Zmm, V>(keys, iv, buf)
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
@@ -295,4 +301,14 @@ pub(super) fn ctr<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u
     }
     // SAFETY: the features the function enables were just checked.
     unsafe { ctr_full::<V>(keys, counter, buf) }
+}
+
+/// CBC decryption over the whole batches at the front of `buf`; returns the bytes done (0
+/// when the CPU lacks the features) and leaves the last ciphertext block in `iv`.
+pub(super) fn cbc_decrypt<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
+    if !available() {
+        return 0;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { cbc_decrypt_full::<V>(keys, iv, buf) }
 }

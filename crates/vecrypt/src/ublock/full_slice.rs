@@ -59,12 +59,23 @@ pub(super) trait Slicing: Lanes {
     /// Blocks of `8 * BYTES` from `src` (`8 * BYTES * V::BLOCK` bytes) into `s`; `scratch`
     /// is left holding data of the batch.
     fn slice<V: Variant>(src: &[u8], s: &mut Sliced<Self>, scratch: &mut Sliced<Self>);
-    /// The inverse of [`Slicing::slice`]; with `XOR`, the blocks are XORed into `dst`.
-    fn unslice<V: Variant, const XOR: bool>(
+    /// The inverse of [`Slicing::slice`], each block XORed with what `xor` says.
+    fn unslice<V: Variant>(
         s: &Sliced<Self>,
         dst: &mut [u8],
         scratch: &mut Sliced<Self>,
+        xor: XorWith,
     );
+}
+
+/// What [`Slicing::unslice`] XORs the blocks with as it stores them.
+#[derive(Copy, Clone)]
+pub(super) enum XorWith<'a> {
+    Nothing,
+    /// What `dst` held (CTR: the keystream onto the data).
+    Output,
+    /// These bytes, as long as `dst` (CBC decryption: the ciphertext one block back).
+    Bytes(&'a [u8]),
 }
 
 /// Bytes of one batch of variant `V` on registers `L`.
@@ -414,7 +425,35 @@ pub(super) fn ecb<L: Slicing, V: Variant, const DECRYPT: bool>(
         } else {
             encrypt::<L, V>(&mut s, &mut t, keys);
         }
-        L::unslice::<V, false>(&s, chunk, &mut t);
+        L::unslice::<V>(&s, chunk, &mut t, XorWith::Nothing);
+        done += batch;
+    }
+    wipe_state(&mut s);
+    wipe_state(&mut t);
+    done
+}
+
+/// CBC decryption over the whole batches at the front of `buf`; returns how many bytes it
+/// covered, and leaves the last ciphertext block it read in `iv`.
+#[inline(always)]
+pub(super) fn cbc_decrypt<L: Slicing, V: Variant>(
+    keys: &SliceKeys,
+    iv: &mut [u8],
+    buf: &mut [u8],
+) -> usize {
+    let n = V::BLOCK;
+    let batch = batch_bytes::<L, V>();
+    let mut s = [L::splat(0); BITS];
+    let mut t = [L::splat(0); BITS];
+    let mut previous = vec![0u8; batch];
+    let mut done = 0;
+    for chunk in buf.chunks_exact_mut(batch) {
+        previous[..n].copy_from_slice(iv);
+        previous[n..].copy_from_slice(&chunk[..batch - n]);
+        iv.copy_from_slice(&chunk[batch - n..]);
+        L::slice::<V>(chunk, &mut s, &mut t);
+        decrypt::<L, V>(&mut s, &mut t, keys);
+        L::unslice::<V>(&s, chunk, &mut t, XorWith::Bytes(&previous));
         done += batch;
     }
     wipe_state(&mut s);
@@ -483,7 +522,7 @@ pub(super) fn ctr<L: Slicing, V: Variant>(
         }
         c = counter_add(c, (8 * L::BYTES) as u128);
         encrypt::<L, V>(&mut s, &mut t, keys);
-        L::unslice::<V, true>(&s, chunk, &mut t);
+        L::unslice::<V>(&s, chunk, &mut t, XorWith::Output);
         done += batch;
     }
     counter_store::<V>(c, counter);

@@ -8,9 +8,9 @@
 //!   (`x86_paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
 //! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
 //!   and on 512-bit registers above 256 bytes;
-//! - ECB and CTR over 512 blocks or more on AVX-512 with VBMI and GFNI: one register per
-//!   state bit (`full_slice.rs`, `avx512_full.rs`) for the whole batches, the rest by its
-//!   own length.
+//! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI: one
+//!   register per state bit (`full_slice.rs`, `avx512_full.rs`) for the whole batches, the
+//!   rest by its own length.
 //!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
 //! 256-bit register (`x86_wide_nibbles.rs`), which shortens its round to the chain.
@@ -433,7 +433,12 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         let done = match self.path(buf.len()) {
-            Path::Zmm | Path::ZmmFull => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
+            Path::ZmmFull => {
+                let done = avx512_full::cbc_decrypt::<V>(self.slices(), iv, buf);
+                self.kernel_cbc_decrypt(iv, &mut buf[done..]);
+                true
+            }
+            Path::Zmm => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
             Path::Ymm => avx2::cbc_decrypt::<V>(self.planes(), iv, buf),
             _ => false,
         };
