@@ -94,11 +94,18 @@ pub(crate) struct RoundKeys(pub(crate) [[u8; 16]; 10]);
 
 impl RoundKeys {
     /// The key schedule of GOST R 34.12-2015: eight Feistel rounds per pair of round keys,
-    /// through the constant-time S and L (of the AVX-512 backend when that is the one used).
+    /// through the constant-time S and L (of the AVX-512 backend, or the AVX2 one with GFNI,
+    /// when that is the one used).
     fn expand(key: &[u8; KEY], backend: Backend) -> Self {
         #[cfg(target_arch = "x86_64")]
         if backend == Backend::Avx512
             && let Some(rk) = avx512::expand_key(key)
+        {
+            return rk;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if backend == Backend::Avx2
+            && let Some(rk) = avx2::expand_key(key)
         {
             return rk;
         }
