@@ -7,7 +7,7 @@
 //! only choose which register is read or written: a round is the S-box (five three-input
 //! operations per nibble) and five three-input XORs per pair of linear-layer positions, 480
 //! operations for a 128-bit state against 928 for the same 512 blocks in bit-planes. The
-//! price is the transposition into and out of this form, done by the backend ([`Slicing`]).
+//! price is the transposition into and out of this form, in [`super::transpose`].
 //!
 //! The state does not fit the register file; it lives in two arrays, a round reading one
 //! and writing the other. The linear layer falls apart into independent groups: word `w`
@@ -46,6 +46,7 @@
 use zeroize::Zeroize;
 
 use super::bitslice::{Lanes, folded};
+use super::transpose::{self, Exchanges, XorWith};
 use super::{RoundKeys, Variant};
 
 /// State bits of the widest variant (uBlock-256/256), hence the registers of a state.
@@ -53,30 +54,6 @@ pub(super) const BITS: usize = 256;
 
 /// One state: register `8k + t` is bit `t` (0 the least significant) of byte `k`.
 pub(super) type Sliced<L> = [L; BITS];
-
-/// The transposition between whole blocks and [`Sliced`] form, which is all a backend adds.
-pub(super) trait Slicing: Lanes {
-    /// Blocks of `8 * BYTES` from `src` (`8 * BYTES * V::BLOCK` bytes) into `s`; `scratch`
-    /// is left holding data of the batch.
-    fn slice<V: Variant>(src: &[u8], s: &mut Sliced<Self>, scratch: &mut Sliced<Self>);
-    /// The inverse of [`Slicing::slice`], each block XORed with what `xor` says.
-    fn unslice<V: Variant>(
-        s: &Sliced<Self>,
-        dst: &mut [u8],
-        scratch: &mut Sliced<Self>,
-        xor: XorWith,
-    );
-}
-
-/// What [`Slicing::unslice`] XORs the blocks with as it stores them.
-#[derive(Copy, Clone)]
-pub(super) enum XorWith<'a> {
-    Nothing,
-    /// What `dst` held (CTR: the keystream onto the data).
-    Output,
-    /// These bytes, as long as `dst` (CBC decryption: the ciphertext one block back).
-    Bytes(&'a [u8]),
-}
 
 /// Bytes of one batch of variant `V` on registers `L`.
 pub(super) const fn batch_bytes<L: Lanes, V: Variant>() -> usize {
@@ -410,7 +387,7 @@ pub(super) fn wipe_state<L: Lanes>(s: &mut Sliced<L>) {
 
 /// ECB over the whole batches at the front of `buf`; returns how many bytes it covered.
 #[inline(always)]
-pub(super) fn ecb<L: Slicing, V: Variant, const DECRYPT: bool>(
+pub(super) fn ecb<L: Exchanges, V: Variant, const DECRYPT: bool>(
     keys: &SliceKeys,
     buf: &mut [u8],
 ) -> usize {
@@ -419,13 +396,13 @@ pub(super) fn ecb<L: Slicing, V: Variant, const DECRYPT: bool>(
     let mut t = [L::splat(0); BITS];
     let mut done = 0;
     for chunk in buf.chunks_exact_mut(batch) {
-        L::slice::<V>(chunk, &mut s, &mut t);
+        transpose::slice::<L, V>(chunk, &mut s, &mut t);
         if DECRYPT {
             decrypt::<L, V>(&mut s, &mut t, keys);
         } else {
             encrypt::<L, V>(&mut s, &mut t, keys);
         }
-        L::unslice::<V>(&s, chunk, &mut t, XorWith::Nothing);
+        transpose::unslice::<L, V>(&s, chunk, &mut t, XorWith::Nothing);
         done += batch;
     }
     wipe_state(&mut s);
@@ -436,7 +413,7 @@ pub(super) fn ecb<L: Slicing, V: Variant, const DECRYPT: bool>(
 /// CBC decryption over the whole batches at the front of `buf`; returns how many bytes it
 /// covered, and leaves the last ciphertext block it read in `iv`.
 #[inline(always)]
-pub(super) fn cbc_decrypt<L: Slicing, V: Variant>(
+pub(super) fn cbc_decrypt<L: Exchanges, V: Variant>(
     keys: &SliceKeys,
     iv: &mut [u8],
     buf: &mut [u8],
@@ -451,9 +428,9 @@ pub(super) fn cbc_decrypt<L: Slicing, V: Variant>(
         previous[..n].copy_from_slice(iv);
         previous[n..].copy_from_slice(&chunk[..batch - n]);
         iv.copy_from_slice(&chunk[batch - n..]);
-        L::slice::<V>(chunk, &mut s, &mut t);
+        transpose::slice::<L, V>(chunk, &mut s, &mut t);
         decrypt::<L, V>(&mut s, &mut t, keys);
-        L::unslice::<V>(&s, chunk, &mut t, XorWith::Bytes(&previous));
+        transpose::unslice::<L, V>(&s, chunk, &mut t, XorWith::Bytes(&previous));
         done += batch;
     }
     wipe_state(&mut s);
@@ -475,7 +452,7 @@ const INDEX_BITS: usize = 9;
 /// advance `c` by 512, so `l`, the low registers and `C` hold for the whole call and a
 /// batch's counters cost one selection per higher bit.
 #[inline(always)]
-pub(super) fn ctr<L: Slicing, V: Variant>(
+pub(super) fn ctr<L: Exchanges, V: Variant>(
     keys: &SliceKeys,
     counter: &mut [u8],
     buf: &mut [u8],
@@ -495,7 +472,7 @@ pub(super) fn ctr<L: Slicing, V: Variant>(
     for (i, block) in numbers.chunks_exact_mut(n).enumerate() {
         block[n - 2..].copy_from_slice(&(i as u16).to_be_bytes());
     }
-    L::slice::<V>(&numbers, &mut s, &mut t);
+    transpose::slice::<L, V>(&numbers, &mut s, &mut t);
     let low = (c.1 % (1 << INDEX_BITS)) as usize;
     let mut sums = [s[0]; INDEX_BITS];
     let mut carry = L::splat(0);
@@ -522,7 +499,7 @@ pub(super) fn ctr<L: Slicing, V: Variant>(
         }
         c = counter_add(c, (8 * L::BYTES) as u128);
         encrypt::<L, V>(&mut s, &mut t, keys);
-        L::unslice::<V>(&s, chunk, &mut t, XorWith::Output);
+        transpose::unslice::<L, V>(&s, chunk, &mut t, XorWith::Output);
         done += batch;
     }
     counter_store::<V>(c, counter);

@@ -50,6 +50,7 @@ mod key_schedule;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
+mod transpose;
 #[cfg(target_arch = "x86_64")]
 mod x86_paired;
 #[cfg(target_arch = "x86_64")]
