@@ -33,9 +33,10 @@ fn ctr_lengths(block: usize, rng: &mut Rng) -> Vec<usize> {
         v.extend([batch - 1, batch, batch + 1, 2 * batch + 7]);
     }
     v.extend([4096, 5000 + rng.below(3000)]);
-    // The fully bitsliced kernel takes 512 blocks at a time.
-    let full = 512 * block;
-    v.extend([full - 1, full, full + 1, 2 * full + rng.below(full)]);
+    // The fully bitsliced kernels take 256 (AVX2) or 512 (AVX-512) blocks at a time.
+    for full in [256 * block, 512 * block] {
+        v.extend([full - 1, full, full + 1, 2 * full + rng.below(full)]);
+    }
     for _ in 0..6 {
         v.push(rng.below(9000));
     }
@@ -45,7 +46,8 @@ fn ctr_lengths(block: usize, rng: &mut Rng) -> Vec<usize> {
 /// Whole-block lengths for ECB and CBC.
 fn block_counts(rng: &mut Rng) -> Vec<usize> {
     let mut v = vec![
-        0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200, 511, 512, 513,
+        0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200, 255, 256, 257, 511, 512,
+        513,
     ];
     v.push(1024 + rng.below(512));
     for _ in 0..4 {

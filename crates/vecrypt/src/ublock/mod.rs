@@ -8,9 +8,10 @@
 //!   (`x86_paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
 //! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
 //!   and on 512-bit registers above 256 bytes;
-//! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI: one
-//!   register per state bit (`full_slice.rs`, `avx512_full.rs`) for the whole batches, the
-//!   rest by its own length.
+//! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI, and
+//!   over 256 blocks or more on AVX2: one register per state bit (`full_slice.rs`,
+//!   `transpose.rs`, `avx512_full.rs`, `avx2_full.rs`) for the whole batches, the rest by
+//!   its own length.
 //!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
 //! 256-bit register (`x86_wide_nibbles.rs`), which shortens its round to the chain.
@@ -39,6 +40,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_full;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
@@ -308,6 +311,8 @@ enum Path {
     /// One register per state bit, 512-bit registers, for the whole batches; the rest of
     /// the call takes the path of its own length.
     ZmmFull,
+    /// The same on 256-bit registers.
+    YmmFull,
     /// Bitsliced, 512-bit registers.
     Zmm,
     /// Bitsliced, 256-bit registers.
@@ -331,6 +336,8 @@ impl<V: Variant> Ublock<V> {
                 Path::ZmmFull
             }
             Backend::Avx512 if len > 256 => Path::Zmm,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 if len >= avx2_full::batch::<V>() => Path::YmmFull,
             Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
             Backend::Avx512 | Backend::Avx2 if !Self::single(len) => Path::Paired,
             Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
@@ -346,6 +353,11 @@ impl<V: Variant> Ublock<V> {
         let done = match (path, decrypt) {
             (Path::ZmmFull, _) => {
                 let done = avx512_full::ecb::<V>(self.slices(), buf, decrypt);
+                self.run_ecb(&mut buf[done..], decrypt);
+                true
+            }
+            (Path::YmmFull, _) => {
+                let done = avx2_full::ecb::<V>(self.slices(), buf, decrypt);
                 self.run_ecb(&mut buf[done..], decrypt);
                 true
             }
@@ -395,6 +407,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 self.kernel_ctr(counter, &mut buf[done..]);
                 true
             }
+            Path::YmmFull => {
+                let done = avx2_full::ctr::<V>(self.slices(), counter, buf);
+                self.kernel_ctr(counter, &mut buf[done..]);
+                true
+            }
             Path::Zmm => avx512::ctr::<V>(self.planes(), counter, buf),
             Path::Ymm => avx2::ctr::<V>(self.planes(), counter, buf),
             _ => false,
@@ -436,6 +453,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
         let done = match self.path(buf.len()) {
             Path::ZmmFull => {
                 let done = avx512_full::cbc_decrypt::<V>(self.slices(), iv, buf);
+                self.kernel_cbc_decrypt(iv, &mut buf[done..]);
+                true
+            }
+            Path::YmmFull => {
+                let done = avx2_full::cbc_decrypt::<V>(self.slices(), iv, buf);
                 self.kernel_cbc_decrypt(iv, &mut buf[done..]);
                 true
             }

@@ -1,0 +1,166 @@
+//! The fully bitsliced uBlock kernel ([`super::full_slice`]) on 256-bit registers, 256 blocks
+//! per batch, for machines without AVX-512, and the register operations of its
+//! transposition ([`super::transpose`]) in AVX2 alone.
+//!
+//! Without `VPTERNLOGD` a three-input XOR is two instructions, but the round still has about
+//! half the operations of the bit-planes kernel in `avx2.rs` per block, none of them
+//! rotations or shuffles. The bit transpose is the three shift-and-mask steps of an 8x8 bit
+//! matrix transpose per 64-bit lane.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::Variant;
+use super::avx2::{self, Ymm};
+use super::full_slice::{self, SliceKeys};
+use super::transpose::Exchanges;
+
+/// `t = (x ^ (x >> S)) & M; x ^= t ^ (t << S)`: swaps the bits `M` selects with those `S`
+/// places above them, in every 64-bit lane.
+#[inline(always)]
+fn swap_bits<const S: i32, const L: i32>(x: __m256i, m: i64) -> __m256i {
+    // SAFETY: AVX2, enabled on every function this is inlined into (see `Exchanges`).
+    unsafe {
+        let t = _mm256_and_si256(
+            _mm256_xor_si256(x, _mm256_srli_epi64::<S>(x)),
+            _mm256_set1_epi64x(m),
+        );
+        _mm256_xor_si256(_mm256_xor_si256(x, t), _mm256_slli_epi64::<L>(t))
+    }
+}
+
+// The operations below are reached only from this file's `#[target_feature]` functions,
+// entered after `avx2::available()`; that is what makes the intrinsics in them sound.
+impl Exchanges for Ymm {
+    const REVERSED: bool = false;
+
+    #[inline(always)]
+    fn load(b: &[u8]) -> Self {
+        let b: &[u8; 32] = b[..32].try_into().unwrap_or(&[0; 32]);
+        // SAFETY: reads 32 bytes from a 32-byte array; AVX per the note above.
+        Ymm(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    fn store(self, b: &mut [u8]) {
+        let b: &mut [u8; 32] = (&mut b[..32]).try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: writes 32 bytes into a 32-byte array; AVX per the note above.
+        unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn byte_exchange<const D: usize>(x: Self, y: Self) -> (Self, Self) {
+        // SAFETY: AVX2 per the note above.
+        unsafe {
+            match D {
+                1 => {
+                    let odd = _mm256_set1_epi16(0xff00u16 as i16);
+                    let (up, down) = (_mm256_slli_epi64::<8>(y.0), _mm256_srli_epi64::<8>(x.0));
+                    (
+                        Ymm(_mm256_blendv_epi8(x.0, up, odd)),
+                        Ymm(_mm256_blendv_epi8(down, y.0, odd)),
+                    )
+                }
+                2 => {
+                    let (up, down) = (_mm256_slli_epi64::<16>(y.0), _mm256_srli_epi64::<16>(x.0));
+                    (
+                        Ymm(_mm256_blend_epi16::<0b1010_1010>(x.0, up)),
+                        Ymm(_mm256_blend_epi16::<0b1010_1010>(down, y.0)),
+                    )
+                }
+                _ => {
+                    let (up, down) = (_mm256_slli_epi64::<32>(y.0), _mm256_srli_epi64::<32>(x.0));
+                    (
+                        Ymm(_mm256_blend_epi32::<0b1010_1010>(x.0, up)),
+                        Ymm(_mm256_blend_epi32::<0b1010_1010>(down, y.0)),
+                    )
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn bit_transpose(self) -> Self {
+        let x = swap_bits::<7, 7>(self.0, 0x00aa_00aa_00aa_00aa);
+        let x = swap_bits::<14, 14>(x, 0x0000_cccc_0000_cccc);
+        Ymm(swap_bits::<28, 28>(x, 0x0000_0000_f0f0_f0f0))
+    }
+
+    #[inline(always)]
+    fn qword_exchange(x: Self, y: Self) -> (Self, Self) {
+        // SAFETY: AVX2 per the note above.
+        unsafe {
+            (
+                Ymm(_mm256_unpacklo_epi64(x.0, y.0)),
+                Ymm(_mm256_unpackhi_epi64(x.0, y.0)),
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn pair_exchange(x: Self, y: Self) -> (Self, Self) {
+        // SAFETY: AVX2 per the note above.
+        unsafe {
+            (
+                Ymm(_mm256_permute2x128_si256::<0x20>(x.0, y.0)),
+                Ymm(_mm256_permute2x128_si256::<0x31>(x.0, y.0)),
+            )
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
+    full_slice::ecb::<Ymm, V, DECRYPT>(keys, buf)
+}
+
+#[target_feature(enable = "avx2")]
+fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
+    full_slice::cbc_decrypt::<Ymm, V>(keys, iv, buf)
+}
+
+#[target_feature(enable = "avx2")]
+fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
+    full_slice::ctr::<Ymm, V>(keys, counter, buf)
+}
+
+/// Bytes of one batch: calls shorter than this take the other kernels.
+pub(super) const fn batch<V: Variant>() -> usize {
+    full_slice::batch_bytes::<Ymm, V>()
+}
+
+/// ECB over the whole batches at the front of `buf`; returns the bytes done (0 when the CPU
+/// lacks AVX2).
+pub(super) fn ecb<V: Variant>(keys: &SliceKeys, buf: &mut [u8], decrypt: bool) -> usize {
+    if !avx2::available() {
+        return 0;
+    }
+    // SAFETY: the feature the functions enable was just checked.
+    unsafe {
+        if decrypt {
+            ecb_full::<V, true>(keys, buf)
+        } else {
+            ecb_full::<V, false>(keys, buf)
+        }
+    }
+}
+
+/// CTR over the whole batches at the front of `buf`; returns the bytes done (0 when the CPU
+/// lacks AVX2) and advances `counter` past them.
+pub(super) fn ctr<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
+    if !avx2::available() {
+        return 0;
+    }
+    // SAFETY: the feature the function enables was just checked.
+    unsafe { ctr_full::<V>(keys, counter, buf) }
+}
+
+/// CBC decryption over the whole batches at the front of `buf`; returns the bytes done (0
+/// when the CPU lacks AVX2) and leaves the last ciphertext block in `iv`.
+pub(super) fn cbc_decrypt<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
+    if !avx2::available() {
+        return 0;
+    }
+    // SAFETY: the feature the function enables was just checked.
+    unsafe { cbc_decrypt_full::<V>(keys, iv, buf) }
+}
