@@ -14,6 +14,7 @@ use super::Variant;
 use super::avx2::{self, Ymm};
 use super::full_slice::{self, SliceKeys};
 use super::transpose::Exchanges;
+use super::x86_full_entry::full_slice_entry_points;
 
 /// `t = (x ^ (x >> S)) & M; x ^= t ^ (t << S)`: swaps the bits `M` selects with those `S`
 /// places above them, in every 64-bit lane.
@@ -109,58 +110,4 @@ impl Exchanges for Ymm {
     }
 }
 
-#[target_feature(enable = "avx2")]
-fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
-    full_slice::ecb::<Ymm, V, DECRYPT>(keys, buf)
-}
-
-#[target_feature(enable = "avx2")]
-fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
-    full_slice::cbc_decrypt::<Ymm, V>(keys, iv, buf)
-}
-
-#[target_feature(enable = "avx2")]
-fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
-    full_slice::ctr::<Ymm, V>(keys, counter, buf)
-}
-
-/// Bytes of one batch: calls shorter than this take the other kernels.
-pub(super) const fn batch<V: Variant>() -> usize {
-    full_slice::batch_bytes::<Ymm, V>()
-}
-
-/// ECB over the whole batches at the front of `buf`; returns the bytes done (0 when the CPU
-/// lacks AVX2).
-pub(super) fn ecb<V: Variant>(keys: &SliceKeys, buf: &mut [u8], decrypt: bool) -> usize {
-    if !avx2::available() {
-        return 0;
-    }
-    // SAFETY: the feature the functions enable was just checked.
-    unsafe {
-        if decrypt {
-            ecb_full::<V, true>(keys, buf)
-        } else {
-            ecb_full::<V, false>(keys, buf)
-        }
-    }
-}
-
-/// CTR over the whole batches at the front of `buf`; returns the bytes done (0 when the CPU
-/// lacks AVX2) and advances `counter` past them.
-pub(super) fn ctr<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
-    if !avx2::available() {
-        return 0;
-    }
-    // SAFETY: the feature the function enables was just checked.
-    unsafe { ctr_full::<V>(keys, counter, buf) }
-}
-
-/// CBC decryption over the whole batches at the front of `buf`; returns the bytes done (0
-/// when the CPU lacks AVX2) and leaves the last ciphertext block in `iv`.
-pub(super) fn cbc_decrypt<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
-    if !avx2::available() {
-        return 0;
-    }
-    // SAFETY: the feature the function enables was just checked.
-    unsafe { cbc_decrypt_full::<V>(keys, iv, buf) }
-}
+full_slice_entry_points!("avx2", Ymm, avx2::available);

@@ -14,6 +14,7 @@ use super::Variant;
 use super::avx512::Zmm;
 use super::full_slice::{self, SliceKeys};
 use super::transpose::Exchanges;
+use super::x86_full_entry::full_slice_entry_points;
 use crate::cpu;
 
 /// Whether this CPU runs the kernel.
@@ -102,58 +103,4 @@ impl Exchanges for Zmm {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
-    full_slice::ecb::<Zmm, V, DECRYPT>(keys, buf)
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
-    full_slice::cbc_decrypt::<Zmm, V>(keys, iv, buf)
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
-    full_slice::ctr::<Zmm, V>(keys, counter, buf)
-}
-
-/// Bytes of one batch: calls shorter than this take the other kernels.
-pub(super) const fn batch<V: Variant>() -> usize {
-    full_slice::batch_bytes::<Zmm, V>()
-}
-
-/// ECB over the whole batches at the front of `buf`; returns the bytes done (0 when the CPU
-/// lacks the features).
-pub(super) fn ecb<V: Variant>(keys: &SliceKeys, buf: &mut [u8], decrypt: bool) -> usize {
-    if !available() {
-        return 0;
-    }
-    // SAFETY: the features the functions enable were just checked.
-    unsafe {
-        if decrypt {
-            ecb_full::<V, true>(keys, buf)
-        } else {
-            ecb_full::<V, false>(keys, buf)
-        }
-    }
-}
-
-/// CTR over the whole batches at the front of `buf`; returns the bytes done (0 when the CPU
-/// lacks the features) and advances `counter` past them.
-pub(super) fn ctr<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
-    if !available() {
-        return 0;
-    }
-    // SAFETY: the features the function enables were just checked.
-    unsafe { ctr_full::<V>(keys, counter, buf) }
-}
-
-/// CBC decryption over the whole batches at the front of `buf`; returns the bytes done (0
-/// when the CPU lacks the features) and leaves the last ciphertext block in `iv`.
-pub(super) fn cbc_decrypt<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
-    if !available() {
-        return 0;
-    }
-    // SAFETY: the features the function enables were just checked.
-    unsafe { cbc_decrypt_full::<V>(keys, iv, buf) }
-}
+full_slice_entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,gfni", Zmm, available);

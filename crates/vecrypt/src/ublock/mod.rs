@@ -55,6 +55,8 @@ mod soft;
 mod ssse3;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
+mod x86_full_entry;
+#[cfg(target_arch = "x86_64")]
 mod x86_paired;
 #[cfg(target_arch = "x86_64")]
 mod x86_wide_nibbles;

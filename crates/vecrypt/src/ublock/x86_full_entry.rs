@@ -1,0 +1,76 @@
+//! The entry points of the fully bitsliced kernel, the same for every register width: one
+//! `#[target_feature]` function per operation around the generic code of
+//! [`super::full_slice`], and a safe wrapper that checks the CPU first.
+
+/// Defines `batch`, `ecb`, `ctr` and `cbc_decrypt` for register type `$reg`, whose
+/// operations need `$features`, present when `$available()` says so.
+macro_rules! full_slice_entry_points {
+    ($features:literal, $reg:ty, $available:path) => {
+        #[target_feature(enable = $features)]
+        fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
+            full_slice::ecb::<$reg, V, DECRYPT>(keys, buf)
+        }
+
+        #[target_feature(enable = $features)]
+        fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
+            full_slice::cbc_decrypt::<$reg, V>(keys, iv, buf)
+        }
+
+        #[target_feature(enable = $features)]
+        fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
+            full_slice::ctr::<$reg, V>(keys, counter, buf)
+        }
+
+        /// Bytes of one batch: calls shorter than this take the other kernels.
+        pub(super) const fn batch<V: Variant>() -> usize {
+            full_slice::batch_bytes::<$reg, V>()
+        }
+
+        /// ECB over the whole batches at the front of `buf`; returns the bytes done (0 when
+        /// the CPU lacks the features).
+        pub(super) fn ecb<V: Variant>(keys: &SliceKeys, buf: &mut [u8], decrypt: bool) -> usize {
+            if !$available() {
+                return 0;
+            }
+            // SAFETY: the features the functions enable were just checked.
+            unsafe {
+                if decrypt {
+                    ecb_full::<V, true>(keys, buf)
+                } else {
+                    ecb_full::<V, false>(keys, buf)
+                }
+            }
+        }
+
+        /// CTR over the whole batches at the front of `buf`; returns the bytes done (0 when
+        /// the CPU lacks the features) and advances `counter` past them.
+        pub(super) fn ctr<V: Variant>(
+            keys: &SliceKeys,
+            counter: &mut [u8],
+            buf: &mut [u8],
+        ) -> usize {
+            if !$available() {
+                return 0;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { ctr_full::<V>(keys, counter, buf) }
+        }
+
+        /// CBC decryption over the whole batches at the front of `buf`; returns the bytes
+        /// done (0 when the CPU lacks the features) and leaves the last ciphertext block in
+        /// `iv`.
+        pub(super) fn cbc_decrypt<V: Variant>(
+            keys: &SliceKeys,
+            iv: &mut [u8],
+            buf: &mut [u8],
+        ) -> usize {
+            if !$available() {
+                return 0;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { cbc_decrypt_full::<V>(keys, iv, buf) }
+        }
+    };
+}
+
+pub(super) use full_slice_entry_points;
