@@ -153,3 +153,22 @@ fn bad_parameters_are_typed_errors() {
     assert!(acpkm::omac_acpkm(&k, 32, 96, &b, 17).is_err());
     assert_eq!(b, [0u8; 40]);
 }
+
+#[test]
+fn omac_acpkm_matches_the_portable_backend() {
+    let key: Vec<u8> = (0..32u8)
+        .map(|i| i.wrapping_mul(37).wrapping_add(5))
+        .collect();
+    let data: Vec<u8> = (0..5000u32).map(|i| (i * 131 % 251) as u8).collect();
+    let soft = Kuznyechik::with_backend(&key, vecrypt::Backend::Soft).unwrap();
+    for section in [16, 64, 1040, 4096] {
+        for len in [0, 15, 16, 17, 100, 1024, 1041, 5000] {
+            let want = acpkm::omac_acpkm(&soft, section, 96, &data[..len], 16).unwrap();
+            for backend in Kuznyechik::backends() {
+                let k = Kuznyechik::with_backend(&key, backend).unwrap();
+                let got = acpkm::omac_acpkm(&k, section, 96, &data[..len], 16).unwrap();
+                assert_eq!(got, want, "{backend} section={section} len={len}");
+            }
+        }
+    }
+}

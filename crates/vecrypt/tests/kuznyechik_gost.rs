@@ -236,6 +236,27 @@ fn long_ivs_and_segments_match_the_formulas() {
     }
 }
 
+#[test]
+fn mac_in_pieces_matches_the_portable_backend() {
+    let mut rng = Rng(0x0bad_cafe);
+    let key = rng.bytes(32);
+    let soft = Kuznyechik::with_backend(&key, vecrypt::Backend::Soft).unwrap();
+    let data = rng.bytes(5000);
+    for len in [0, 1, 16, 17, 32, 1023, 1024, 1025, 1040, 3000, 5000] {
+        let want = gost::mac(&soft, &data[..len], 16).unwrap();
+        for c in ciphers_for(&key) {
+            assert_eq!(gost::mac(&c, &data[..len], 16).unwrap(), want, "len={len}");
+            for piece in [1, 15, 16, 17, 700, 2048] {
+                let mut m = gost::Omac::new(&c);
+                for chunk in data[..len].chunks(piece) {
+                    m.update(chunk);
+                }
+                assert_eq!(&m.finalize()[..16], &want[..], "len={len} piece={piece}");
+            }
+        }
+    }
+}
+
 fn ciphers_for(key: &[u8]) -> Vec<Kuznyechik> {
     Kuznyechik::backends()
         .into_iter()

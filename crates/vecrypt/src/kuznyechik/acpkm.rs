@@ -154,10 +154,7 @@ pub fn omac_acpkm(
         } else {
             part.len()
         };
-        for block in part[..whole].chunks_exact(BLOCK) {
-            xor_in_place(&mut state, block);
-            key.kernel_encrypt(&mut state);
-        }
+        crate::modes::cbc_mac(&key, &mut state, &part[..whole]);
         if last_section {
             let tail = &part[whole..];
             let k1 = &material[KEY..];

@@ -3,11 +3,13 @@
 //! `n` is the block length. Lengths here are in bytes: the segment size `s` (how much
 //! keystream each block gives, or how much ciphertext feeds back) is `1..=n` bytes, and the
 //! register of OFB, CBC and CFB is the IV, `m` bytes long. With `m = z*n` the mode runs `z`
-//! independent chains side by side; this module hands them to the cipher `z` blocks at a
-//! time, so a wide backend works on all of them at once. CTR, OFB and CFB take any message
+//! independent chains side by side. Whole-block OFB, CBC encryption and CFB encryption go
+//! to the cipher's chained-mode kernel ([`BlockKernel::kernel_chain`]) in one call, so a
+//! backend can keep its chains in registers for the whole message; CBC and CFB decryption,
+//! whose inputs are all known, run in batches. CTR, OFB and CFB take any message
 //! length (the last segment may be short); ECB and CBC take whole blocks, without padding.
 
-use super::{BlockKernel, MAX_BLOCK, increment_be, xor_in_place};
+use super::{BlockKernel, Chain, MAX_BLOCK, increment_be, xor_in_place};
 use crate::Error;
 
 /// Blocks per call to the cipher in the keystream paths.
@@ -88,14 +90,35 @@ pub fn ofb<K: BlockKernel>(cipher: &K, iv: &[u8], s: usize, buf: &mut [u8]) -> R
     let n = K::BLOCK;
     let z = iv.len() / n;
     let mut register = iv.to_vec();
-    for chunk in buf.chunks_mut(z * s) {
-        cipher.kernel_encrypt(&mut register);
-        for (segment, block) in chunk.chunks_mut(s).zip(register.chunks_exact(n)) {
-            xor_in_place(segment, block);
+    if s == n {
+        chain_with_tail(cipher, Chain::Ofb, &mut register, buf);
+    } else {
+        for chunk in buf.chunks_mut(z * s) {
+            cipher.kernel_encrypt(&mut register);
+            for (segment, block) in chunk.chunks_mut(s).zip(register.chunks_exact(n)) {
+                xor_in_place(segment, block);
+            }
         }
     }
     zeroize::Zeroize::zeroize(&mut register);
     Ok(())
+}
+
+/// Whole-block OFB or CFB encryption over any length: the whole blocks through
+/// [`BlockKernel::kernel_chain`], then a short last block through a padded copy on its chain.
+fn chain_with_tail<K: BlockKernel>(cipher: &K, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
+    let n = K::BLOCK;
+    let whole = buf.len() - buf.len() % n;
+    let (head, tail) = buf.split_at_mut(whole);
+    cipher.kernel_chain(mode, register, head);
+    if !tail.is_empty() {
+        let j = (whole / n) % (register.len() / n);
+        let mut block = [0u8; MAX_BLOCK];
+        block[..tail.len()].copy_from_slice(tail);
+        cipher.kernel_chain(mode, &mut register[j * n..(j + 1) * n], &mut block[..n]);
+        tail.copy_from_slice(&block[..tail.len()]);
+        zeroize::Zeroize::zeroize(&mut block);
+    }
 }
 
 /// CBC encryption with an IV of `z` blocks: block `i` is chained to ciphertext block `i - z`.
@@ -103,11 +126,7 @@ pub fn cbc_encrypt<K: BlockKernel>(cipher: &K, iv: &[u8], buf: &mut [u8]) -> Res
     check_block_register::<K>(iv)?;
     check_whole_blocks::<K>(buf.len())?;
     let mut register = iv.to_vec();
-    for chunk in buf.chunks_mut(iv.len()) {
-        xor_in_place(chunk, &register);
-        cipher.kernel_encrypt(chunk);
-        register[..chunk.len()].copy_from_slice(chunk);
-    }
+    cipher.kernel_chain(Chain::CbcEncrypt, &mut register, buf);
     Ok(())
 }
 
@@ -176,18 +195,30 @@ fn cfb<K: BlockKernel>(
     }
     let m = iv.len();
     let mut register = iv.to_vec();
-    if s == n && m.is_multiple_of(n) {
-        // z chains of whole blocks: the register holds the last z ciphertext blocks, in order.
-        let mut saved = vec![0u8; m];
-        for chunk in buf.chunks_mut(m) {
+    if s == n && m.is_multiple_of(n) && !decrypt {
+        // z chains of whole blocks, each fed back its own ciphertext.
+        chain_with_tail(cipher, Chain::CfbEncrypt, &mut register, buf);
+    } else if s == n && m.is_multiple_of(n) {
+        // Decryption knows every ciphertext block up front: block `i` is XORed with the
+        // encryption of ciphertext block `i - z` (of the IV for the first `z`), so the
+        // whole message is encrypted in batches, as in CBC decryption.
+        let batch = (BATCH * n).max(m).next_multiple_of(m);
+        let mut stream = vec![0u8; batch];
+        for chunk in buf.chunks_mut(batch) {
             let len = chunk.len();
-            saved[..len].copy_from_slice(chunk);
-            cipher.kernel_encrypt(&mut register);
-            xor_in_place(chunk, &register);
-            let fed_back = if decrypt { &saved[..len] } else { &*chunk };
-            register[..len].copy_from_slice(fed_back);
+            let stream = &mut stream[..len.next_multiple_of(n)];
+            let head = m.min(stream.len());
+            stream[..head].copy_from_slice(&register[..head]);
+            let fed = stream.len().saturating_sub(m);
+            stream[head..].copy_from_slice(&chunk[..fed]);
+            // The next batch starts on a multiple of m: keep the last m ciphertext bytes.
+            if len == batch {
+                register.copy_from_slice(&chunk[len - m..]);
+            }
+            cipher.kernel_encrypt(stream);
+            xor_in_place(chunk, stream);
         }
-        zeroize::Zeroize::zeroize(&mut saved);
+        zeroize::Zeroize::zeroize(&mut stream);
     } else {
         let mut block = [0u8; MAX_BLOCK];
         for segment in buf.chunks_mut(s) {
@@ -277,6 +308,12 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
                 xor_in_place(&mut self.state[..n], &self.pending[..n]);
                 self.cipher.kernel_encrypt(&mut self.state[..n]);
                 self.pending_len = 0;
+                // Every whole block but the last of what remains goes through the chain
+                // in one call; the last is held back in case it ends the message.
+                let run = data.len().saturating_sub(1) / n * n;
+                let (blocks, rest) = data.split_at(run);
+                super::cbc_mac(self.cipher, &mut self.state[..n], blocks);
+                data = rest;
             }
             let take = (n - self.pending_len).min(data.len());
             self.pending[self.pending_len..self.pending_len + take].copy_from_slice(&data[..take]);

@@ -47,11 +47,19 @@ pub trait BlockKernel: Sized {
 
     /// CBC encryption in place; `iv` becomes the last ciphertext block.
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let n = Self::BLOCK;
-        for block in buf.chunks_exact_mut(n) {
-            xor_in_place(block, iv);
-            self.kernel_encrypt(block);
-            iv.copy_from_slice(block);
+        chain_by_steps(self, Chain::CbcEncrypt, iv, buf);
+    }
+
+    /// One of the chained modes over the whole blocks of `buf`, with a register of `z`
+    /// blocks (`register.len() / BLOCK`): block `i` belongs to chain `i % z`, whose value is
+    /// block `i % z` of the register, and the register ends holding every chain's last
+    /// value. The default takes one CBC chain to [`BlockKernel::kernel_cbc_encrypt`] and
+    /// otherwise encrypts one step of all chains per call.
+    fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
+        if mode == Chain::CbcEncrypt && register.len() == Self::BLOCK {
+            self.kernel_cbc_encrypt(register, buf);
+        } else {
+            chain_by_steps(self, mode, register, buf);
         }
     }
 
@@ -175,6 +183,69 @@ pub(crate) fn increment_be(counter: &mut [u8]) {
         *byte = sum as u8;
         carry = sum >> 8;
     }
+}
+
+/// The chained modes of [`BlockKernel::kernel_chain`]. With `v` a chain's value, `d` a
+/// data block and `E` the encryption:
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Chain {
+    /// `v = E(v ^ d)`, and `d` is replaced by `v` (CBC encryption).
+    CbcEncrypt,
+    /// `v = E(v ^ d)`, `d` left as it is (the CBC-MAC inside OMAC).
+    Mac,
+    /// `v = E(v)`, and `d ^= v` (OFB, whole blocks).
+    Ofb,
+    /// `d ^= E(v)`, then `v = d` (CFB encryption, whole blocks).
+    CfbEncrypt,
+}
+
+/// [`Chain`] modes one step of all chains per [`BlockKernel::kernel_encrypt`] call.
+pub fn chain_by_steps<K: BlockKernel>(
+    cipher: &K,
+    mode: Chain,
+    register: &mut [u8],
+    buf: &mut [u8],
+) {
+    let n = K::BLOCK;
+    let whole = buf.len() - buf.len() % n;
+    for group in buf[..whole].chunks_mut(register.len()) {
+        let v = &mut register[..group.len()];
+        match mode {
+            Chain::CbcEncrypt => {
+                xor_in_place(group, v);
+                cipher.kernel_encrypt(group);
+                v.copy_from_slice(group);
+            }
+            Chain::Mac => {
+                xor_in_place(v, group);
+                cipher.kernel_encrypt(v);
+            }
+            Chain::Ofb => {
+                cipher.kernel_encrypt(v);
+                xor_in_place(group, v);
+            }
+            Chain::CfbEncrypt => {
+                cipher.kernel_encrypt(v);
+                xor_in_place(group, v);
+                v.copy_from_slice(group);
+            }
+        }
+    }
+}
+
+/// The CBC-MAC of whole blocks into `state` ([`Chain::Mac`]), for data the caller only
+/// lends: it goes to the cipher through a copy, a batch at a time.
+pub(crate) fn cbc_mac<K: BlockKernel>(cipher: &K, state: &mut [u8], data: &[u8]) {
+    if data.is_empty() {
+        return;
+    }
+    let mut copy = [0u8; BATCH_BLOCKS * MAX_BLOCK];
+    for piece in data.chunks(BATCH_BLOCKS * K::BLOCK) {
+        let copy = &mut copy[..piece.len()];
+        copy.copy_from_slice(piece);
+        cipher.kernel_chain(Chain::Mac, state, copy);
+    }
+    crate::wipe::bytes(&mut copy);
 }
 
 /// Default CTR: fills a batch of counter blocks, encrypts them in one call, XORs.
