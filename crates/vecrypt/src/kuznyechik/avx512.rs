@@ -27,7 +27,7 @@
 //! directly in the sliced layout (only the last two bytes differ between lanes) and XORs
 //! the keystream into the data as it leaves the layout.
 //!
-//! Short inputs (fewer than [`SMALL_LIMIT`] blocks, as in every chained mode) take another
+//! Short inputs (fewer than [`SMALL_LIMIT`] blocks) take another
 //! path that costs per block rather than per batch: four blocks per register, one per
 //! 128-bit lane, in the image of Kuznyechik's field under an isomorphism φ onto the AES
 //! field. There every constant multiplication is a GF2P8MULB, so L is sixteen products of
@@ -455,14 +455,14 @@ unsafe fn store(mut s: State, dst: &mut [u8; BATCH]) {
 }
 
 /// π and π⁻¹ seen through φ.
-const PI_PHI: [u8; 256] = conjugate_by_phi(&PI);
+pub(super) const PI_PHI: [u8; 256] = conjugate_by_phi(&PI);
 const PI_INV_PHI: [u8; 256] = conjugate_by_phi(&PI_INV);
 /// The columns of L and L⁻¹ through φ.
-const L_PHI: [[u8; 16]; 16] = phi_columns(false);
+pub(super) const L_PHI: [[u8; 16]; 16] = phi_columns(false);
 const L_INV_PHI: [[u8; 16]; 16] = phi_columns(true);
 /// φ and φ⁻¹ as GF2P8AFFINEQB matrices.
-const TO_PHI: u64 = matrix_of(&PHI);
-const FROM_PHI: u64 = matrix_of(&PHI_INV);
+pub(super) const TO_PHI: u64 = matrix_of(&PHI);
+pub(super) const FROM_PHI: u64 = matrix_of(&PHI_INV);
 
 /// The constants of the per-block path for one direction, and the round keys through φ,
 /// each in all four lanes.

@@ -19,10 +19,12 @@
 //!   state bytes). Not constant time; kept only as a speed reference and never chosen
 //!   automatically.
 //!
-//! One-block calls (the chained modes: CBC encryption, CFB, OFB with a one-block register,
-//! OMAC) are bound by latency, not throughput. The AVX-512 backend has a per-block path for
-//! them, which also runs the key schedule (of every ACPKM section, for instance). Registers
-//! of several blocks in OFB, CBC and CFB run that many chains in one batch.
+//! The chained modes (CBC and CFB encryption, OFB, the CBC-MAC of OMAC and OMAC-ACPKM) are
+//! bound by latency, not throughput. On the AVX-512 backend, registers of one or two blocks
+//! run the whole message in one call of a path built for one block's latency
+//! (`avx512_chain`); larger registers run that many chains per call of the per-block path,
+//! which also serves short ECB calls and the key schedule (of every ACPKM section, for
+//! instance). CBC and CFB decryption see every input up front and run in batches.
 //!
 //! CTR: through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the
 //! whole-block big-endian counter the crate uses for every cipher, with a one-block IV.
@@ -60,6 +62,8 @@ pub mod acpkm;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx512_chain;
 pub(crate) mod consts;
 pub mod mgm;
 mod soft;
@@ -78,7 +82,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate};
-use crate::modes::{BlockKernel, KernelBackend};
+use crate::modes::{BlockKernel, Chain, KernelBackend};
 use crate::registry::NamedCipher;
 
 pub use mgm::KuznyechikMgm;
@@ -245,6 +249,18 @@ impl BlockKernel for Kuznyechik {
             }
         }
         crate::modes::ctr_apply_batched(self, counter, buf);
+    }
+
+    fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        self.kernel_chain(Chain::CbcEncrypt, iv, buf);
+    }
+
+    fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 && avx512_chain::chain(&self.rk, mode, register, buf) {
+            return;
+        }
+        crate::modes::chain_by_steps(self, mode, register, buf);
     }
 }
 
