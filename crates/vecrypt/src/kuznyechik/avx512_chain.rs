@@ -65,35 +65,23 @@ const fn product_at(c: usize, p: usize) -> (usize, usize) {
     (4 * c + b / 2, 2 * q + b % 2)
 }
 
-/// The VPERMB indexes that broadcast the inputs of each product register.
-const SPREAD: [[u8; 64]; 4] = {
-    let mut t = [[0u8; 64]; 4];
-    let mut c = 0;
-    while c < 4 {
-        let mut p = 0;
-        while p < 64 {
-            t[c][p] = place(product_at(c, p).0) as u8;
-            p += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// The coefficients of L (through φ) that multiply them.
-const COEFFICIENTS: [[u8; 64]; 4] = {
-    let mut t = [[0u8; 64]; 4];
+/// For each product register: the VPERMB index that broadcasts its inputs (`.0`), and the
+/// coefficients of L, through φ, that multiply them (`.1`).
+const PRODUCTS: ([[u8; 64]; 4], [[u8; 64]; 4]) = {
+    let mut spread = [[0u8; 64]; 4];
+    let mut coefficients = [[0u8; 64]; 4];
     let mut c = 0;
     while c < 4 {
         let mut p = 0;
         while p < 64 {
             let (input, output) = product_at(c, p);
-            t[c][p] = L_PHI[input][output];
+            spread[c][p] = place(input) as u8;
+            coefficients[c][p] = L_PHI[input][output];
             p += 1;
         }
         c += 1;
     }
-    t
+    (spread, coefficients)
 };
 
 /// The constants of the chain path and the round keys, through φ and in their places.
@@ -163,8 +151,8 @@ unsafe fn chain_tables(rk: &RoundKeys) -> ChainTables {
             *s = load64(p[64 * i..64 * i + 64].try_into().unwrap_or(&[0; 64]));
         }
         for c in 0..4 {
-            t.spread[c] = load64(&SPREAD[c]);
-            t.coefficients[c] = load64(&COEFFICIENTS[c]);
+            t.spread[c] = load64(&PRODUCTS.0[c]);
+            t.coefficients[c] = load64(&PRODUCTS.1[c]);
         }
         for (r, k) in t.rk.iter_mut().zip(&rk.0) {
             *r = enter(k);
