@@ -392,35 +392,59 @@ const SCATTER: [u8; 64] = {
     idx
 };
 
+/// The dword indexes of one round of [`transpose_dwords`]: register `r` (with bit `shift`
+/// of `r` clear) and register `r + shift` exchange the dwords `j` of the first whose bit
+/// `shift` is set with the dwords `j - shift` of the second. Row 0 picks the new first
+/// register, row 1 the new second.
+const fn exchange(shift: usize) -> [[i32; 16]; 2] {
+    let mut idx = [[0i32; 16]; 2];
+    let mut j = 0;
+    while j < 16 {
+        let (lo, hi) = if j & shift != 0 {
+            (16 + j - shift, 16 + j)
+        } else {
+            (j, j + shift)
+        };
+        idx[0][j] = lo as i32;
+        idx[1][j] = hi as i32;
+        j += 1;
+    }
+    idx
+}
+
+const EXCHANGE: [[[i32; 16]; 2]; 4] = [exchange(8), exchange(4), exchange(2), exchange(1)];
+
+/// One round of [`transpose_dwords`], a function of its own per level so that every index
+/// is a constant and the state stays in registers: with the level as a loop variable, the
+/// loop gets compiled as a loop over the state in memory.
+#[inline(always)]
+unsafe fn exchange_round<const LEVEL: usize>(s: &mut State) {
+    // SAFETY: register-only AVX-512F operations, enabled by the caller; the index loads
+    // read 64-byte rows of a constant array.
+    unsafe {
+        let shift = 8 >> LEVEL;
+        let low = _mm512_loadu_si512(EXCHANGE[LEVEL][0].as_ptr().cast());
+        let high = _mm512_loadu_si512(EXCHANGE[LEVEL][1].as_ptr().cast());
+        for r in 0..16 {
+            if r & shift == 0 {
+                let (a, b) = (s[r], s[r + shift]);
+                s[r] = _mm512_permutex2var_epi32(a, low, b);
+                s[r + shift] = _mm512_permutex2var_epi32(a, high, b);
+            }
+        }
+    }
+}
+
 /// Transposes sixteen registers seen as a 16x16 matrix of dwords: four rounds of swapping
 /// the off-diagonal halves of ever smaller blocks. It is its own inverse.
 #[inline(always)]
 unsafe fn transpose_dwords(s: &mut State) {
-    // SAFETY: register-only AVX-512F operations, enabled by the caller.
+    // SAFETY: register-only operations, enabled by the caller.
     unsafe {
-        for shift in [8usize, 4, 2, 1] {
-            let mut low_idx = [0i32; 16];
-            let mut high_idx = [0i32; 16];
-            for j in 0..16 {
-                let (lo, hi) = if j & shift != 0 {
-                    (16 + j - shift, 16 + j)
-                } else {
-                    (j, j + shift)
-                };
-                low_idx[j] = lo as i32;
-                high_idx[j] = hi as i32;
-            }
-            let low_idx = _mm512_loadu_si512(low_idx.as_ptr().cast());
-            let high_idx = _mm512_loadu_si512(high_idx.as_ptr().cast());
-            for r in 0..16 {
-                if r & shift == 0 {
-                    let a = s[r];
-                    let b = s[r + shift];
-                    s[r] = _mm512_permutex2var_epi32(a, low_idx, b);
-                    s[r + shift] = _mm512_permutex2var_epi32(a, high_idx, b);
-                }
-            }
-        }
+        exchange_round::<0>(s);
+        exchange_round::<1>(s);
+        exchange_round::<2>(s);
+        exchange_round::<3>(s);
     }
 }
 
