@@ -18,13 +18,19 @@
 //! to their places after PL/PR. With 16 registers (AVX2) the waiting planes would spill, so
 //! encryption there runs the whole S-box first, as decryption always runs the groups first.
 //!
-//! What bounds it on the machines measured: a 512-bit store takes about 1.5 cycles, so the
-//! 128 stores a round must make, plus the spills of the plane waiting for its group, cost
-//! about as much as the 480 operations on two ports. uBlock-128/128 runs about 4900 TSC
-//! cycles of rounds and 2200 of transposition per 8 KiB (2.7 to 2.9 GB/s at 3.3 GHz), close
-//! to the bit-planes kernel for ECB and ahead of it in CTR, which makes its counter blocks
-//! without transposing them; uBlock-256/256 gains most, its 256-bit block needing two
-//! registers per plane in the bit-planes layout.
+//! What bounds it on the machines measured is the memory traffic beside the three-input
+//! XORs: a 512-bit store issued among VPTERNLOGD takes the place of about two of them (16
+//! stores among 32 VPTERNLOGD run in 27 to 30 cycles instead of 16, among 32 VPXORD in 17),
+//! and a 512-bit load about half of one. An encryption round of uBlock-128/128 compiles to
+//! 416 VPTERNLOGD, 64 VPXORD, 248 stores (the 128 of the state and 120 spills of the plane
+//! waiting for its group) and 244 loads besides the key broadcasts: about 425 cycles by
+//! those costs, 438 measured. Without the spills it would be near 340, but keeping the
+//! waiting plane in registers leaves too few for the group, and recomputing its S-box
+//! terms instead costs three more loads per nibble, about what the spills cost. Per 8 KiB
+//! that is about 7000 core cycles of rounds and 1500 of transposition (3.0 to 3.45 GB/s at
+//! 3.57 GHz), close to the bit-planes kernel for ECB and ahead of it in CTR, which makes its
+//! counter blocks without transposing them; uBlock-256/256 gains most, its 256-bit block
+//! needing two registers per plane in the bit-planes layout.
 //!
 //! Encryption of one group, with `r^k` the rotation by `k` nibbles (`X <<<32 4k`) and the
 //! round keys folded as in [`super::bitslice`] (`A`, `B`):
