@@ -26,11 +26,13 @@
 //! waiting for its group) and 244 loads besides the key broadcasts: about 425 cycles by
 //! those costs, 438 measured. Without the spills it would be near 340, but keeping the
 //! waiting plane in registers leaves too few for the group, and recomputing its S-box
-//! terms instead costs three more loads per nibble, about what the spills cost. Per 8 KiB
-//! that is about 7000 core cycles of rounds and 1500 of transposition (3.0 to 3.45 GB/s at
-//! 3.57 GHz), close to the bit-planes kernel for ECB and ahead of it in CTR, which makes its
-//! counter blocks without transposing them; uBlock-256/256 gains most, its 256-bit block
-//! needing two registers per plane in the bit-planes layout.
+//! terms instead costs three more loads per nibble, about what the spills cost. The
+//! transposition takes about a fifth of an ECB batch (alone, with the rounds skipped, it
+//! runs at about 14 GB/s against 3.0 to 3.45 for uBlock-128/128 ECB), for the same reason:
+//! two stores and two loads per register each way. The kernel is close to the bit-planes
+//! kernel for ECB and ahead of it in CTR, which makes its counter blocks without
+//! transposing them; uBlock-256/256 gains most, its 256-bit block needing two registers per
+//! plane in the bit-planes layout.
 //!
 //! Encryption of one group, with `r^k` the rotation by `k` nibbles (`X <<<32 4k`) and the
 //! round keys folded as in [`super::bitslice`] (`A`, `B`):
