@@ -17,6 +17,16 @@ pub fn bytes(bytes: &mut [u8]) {
 
 /// Zeroes `words`.
 #[inline(always)]
+pub fn u32s(words: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::x86_wipe::u32s(words) {
+        return;
+    }
+    words.zeroize();
+}
+
+/// Zeroes `words`.
+#[inline(always)]
 pub fn i16s(words: &mut [i16]) {
     #[cfg(target_arch = "x86_64")]
     if crate::x86_wipe::i16s(words) {
@@ -43,6 +53,14 @@ mod tests {
                 assert!(w[skew..skew + len].iter().all(|&x| x == 0), "len {len}");
                 assert!(w[..skew].iter().all(|&x| x == -7), "before, len {len}");
                 assert_eq!(w[skew + len], -7, "after, len {len}");
+                let mut d = vec![u32::MAX; len + skew + 1];
+                u32s(&mut d[skew..skew + len]);
+                assert!(d[skew..skew + len].iter().all(|&x| x == 0), "len {len}");
+                assert!(
+                    d[..skew].iter().all(|&x| x == u32::MAX),
+                    "before, len {len}"
+                );
+                assert_eq!(d[skew + len], u32::MAX, "after, len {len}");
             }
         }
     }

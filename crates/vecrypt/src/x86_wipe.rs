@@ -13,6 +13,11 @@ pub fn bytes(b: &mut [u8]) -> bool {
 }
 
 /// `false` if the CPU lacks AVX2.
+pub fn u32s(w: &mut [u32]) -> bool {
+    slice(w)
+}
+
+/// `false` if the CPU lacks AVX2.
 pub fn i16s(w: &mut [i16]) -> bool {
     slice(w)
 }

@@ -327,7 +327,7 @@ struct Shares([[u32; 16]; 9]);
 
 impl Drop for Shares {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.0);
+        crate::wipe::u32s(self.0.as_flattened_mut());
     }
 }
 
@@ -364,7 +364,7 @@ unsafe fn shares(rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> Shares {
                 *word = u32::from(sliced[s][r]) * 0x0101_0101;
             }
         }
-        zeroize::Zeroize::zeroize(&mut sliced);
+        crate::wipe::bytes(sliced.as_flattened_mut());
         result
     }
 }
@@ -663,7 +663,7 @@ fn for_each_batch(buf: &mut [u8], mut f: impl FnMut(&mut [u8; BATCH])) {
         pad[..rest.len()].copy_from_slice(rest);
         f(&mut pad);
         rest.copy_from_slice(&pad[..rest.len()]);
-        zeroize::Zeroize::zeroize(&mut pad);
+        crate::wipe::bytes(&mut pad);
     }
 }
 
@@ -811,7 +811,7 @@ unsafe fn ctr_impl(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
                 *d ^= *k;
             }
         }
-        zeroize::Zeroize::zeroize(&mut stream);
+        crate::wipe::bytes(&mut stream);
         *counter = next.to_be_bytes();
     }
 }
