@@ -6,17 +6,12 @@
 
 use core::marker::PhantomData;
 
+use super::BlockKernel;
 use cipher::array::ArraySize;
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, ParBlocks,
     ParBlocksSizeUser,
 };
-use zeroize::Zeroize;
-
-use super::{BlockKernel, MAX_BLOCK};
-
-/// The most blocks a backend may ask to be handed at once.
-const MAX_PAR: usize = 64;
 
 /// A keyed cipher seen as a `cipher` backend that takes `P` blocks at a time (pick the
 /// widest kernel's natural batch). Use it from `encrypt_with_backend` and
@@ -44,28 +39,22 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> ParBlocksSizeUser for KernelB
 }
 
 impl<K: BlockKernel + BlockSizeUser, P: ArraySize> KernelBackend<'_, K, P> {
+    /// The kernel runs on the output blocks themselves, the input copied there block by
+    /// block if it is elsewhere: no scratch copy of the data, hence none to wipe.
     fn many(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
-        let (n, par) = (K::BLOCK, P::USIZE);
-        assert!(par <= MAX_PAR, "at most {MAX_PAR} blocks at once");
-        let mut buf = [0u8; MAX_PAR * MAX_BLOCK];
-        let data = &mut buf[..par * n];
-        for (i, chunk) in data.chunks_exact_mut(n).enumerate() {
-            chunk.copy_from_slice(blocks.get(i).get_in());
+        for i in 0..P::USIZE {
+            let mut block = blocks.get(i);
+            let copy = block.clone_in();
+            *block.get_out() = copy;
         }
-        self.run(data, decrypt);
-        for (i, chunk) in data.chunks_exact(n).enumerate() {
-            blocks.get(i).get_out().copy_from_slice(chunk);
-        }
-        buf.zeroize();
+        self.run(blocks.get_out().as_flattened_mut(), decrypt);
     }
 
     fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
-        let mut buf = [0u8; MAX_BLOCK];
-        let data = &mut buf[..K::BLOCK];
-        data.copy_from_slice(block.get_in());
-        self.run(data, decrypt);
-        block.get_out().copy_from_slice(data);
-        buf.zeroize();
+        let copy = block.clone_in();
+        let out = block.get_out();
+        *out = copy;
+        self.run(out, decrypt);
     }
 
     fn run(&self, data: &mut [u8], decrypt: bool) {
