@@ -1,15 +1,17 @@
 //! The bridge from this crate's whole-buffer kernels to the RustCrypto `cipher` traits.
 //!
-//! The `cipher` crate drives a backend block by block or `ParBlocksSize` blocks at a time.
-//! [`KernelBackend`] gathers those blocks into one buffer and makes one kernel call for them,
-//! so that `ctr`, `cbc` decryption, `cmac` and friends keep the SIMD lanes busy.
+//! The `cipher` crate drives a backend `ParBlocksSize` blocks at a time, then hands it the
+//! shorter tail, or block by block. [`KernelBackend`] makes one kernel call for each batch
+//! and for the whole tail (the trait's default would take the tail one block at a time), so
+//! that `ctr`, `cbc` decryption, `cmac` and friends keep the SIMD lanes busy.
 
 use core::marker::PhantomData;
 
 use super::BlockKernel;
+use cipher::array::Array;
 use cipher::array::ArraySize;
 use cipher::{
-    Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, ParBlocks,
+    Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, InOutBuf, ParBlocks,
     ParBlocksSizeUser,
 };
 
@@ -50,6 +52,16 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> KernelBackend<'_, K, P> {
         self.run(blocks.get_out().as_flattened_mut(), decrypt);
     }
 
+    /// As [`Self::many`], for fewer blocks than a batch.
+    fn tail(&self, mut blocks: InOutBuf<'_, '_, Block<Self>>, decrypt: bool) {
+        for i in 0..blocks.len() {
+            let mut block = blocks.get(i);
+            let copy = block.clone_in();
+            *block.get_out() = copy;
+        }
+        self.run(Array::slice_as_flattened_mut(blocks.get_out()), decrypt);
+    }
+
     fn one(&self, mut block: InOut<'_, '_, Block<Self>>, decrypt: bool) {
         let copy = block.clone_in();
         let out = block.get_out();
@@ -76,6 +88,10 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> BlockCipherEncBackend
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         self.many(blocks, false);
     }
+
+    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.tail(blocks, false);
+    }
 }
 
 impl<K: BlockKernel + BlockSizeUser, P: ArraySize> BlockCipherDecBackend
@@ -87,5 +103,9 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> BlockCipherDecBackend
 
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         self.many(blocks, true);
+    }
+
+    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.tail(blocks, true);
     }
 }

@@ -583,14 +583,16 @@ impl<V: Variant> KeyInit for Ublock<V> {
     }
 }
 
+// 512 blocks per call: one batch of the full-slice kernel on 512-bit registers, two on
+// 256-bit ones; shorter tails still go to the kernel in one call.
 impl<V: Variant> BlockCipherEncrypt for Ublock<V> {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
-        f.call(&KernelBackend::<_, cipher::consts::U16>::new(self));
+        f.call(&KernelBackend::<_, cipher::consts::U512>::new(self));
     }
 }
 
 impl<V: Variant> BlockCipherDecrypt for Ublock<V> {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
-        f.call(&KernelBackend::<_, cipher::consts::U16>::new(self));
+        f.call(&KernelBackend::<_, cipher::consts::U512>::new(self));
     }
 }
