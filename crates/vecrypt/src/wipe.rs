@@ -3,36 +3,37 @@
 //! thousands of cycles (an 8 KiB byte buffer alone is about 8000 stores); the vector path
 //! writes whole registers instead, still volatile, so the stores cannot be removed as dead.
 
-use zeroize::Zeroize;
+use zeroize::{DefaultIsZeroes, Zeroize};
 
 /// Zeroes `bytes`.
 #[inline(always)]
 pub fn bytes(bytes: &mut [u8]) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::x86_wipe::bytes(bytes) {
-        return;
-    }
-    bytes.zeroize();
+    integers(bytes);
 }
 
 /// Zeroes `words`.
 #[inline(always)]
 pub fn u32s(words: &mut [u32]) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::x86_wipe::u32s(words) {
-        return;
-    }
-    words.zeroize();
+    integers(words);
 }
 
 /// Zeroes `words`.
 #[inline(always)]
 pub fn i16s(words: &mut [i16]) {
+    integers(words);
+}
+
+/// Only for the integer types above: the vector path views them as registers.
+#[inline(always)]
+fn integers<T: DefaultIsZeroes>(s: &mut [T])
+where
+    [T]: Zeroize,
+{
     #[cfg(target_arch = "x86_64")]
-    if crate::x86_wipe::i16s(words) {
+    if crate::x86_wipe::integers(s) {
         return;
     }
-    words.zeroize();
+    s.zeroize();
 }
 
 #[cfg(test)]

@@ -7,23 +7,9 @@ use zeroize::{DefaultIsZeroes, Zeroize};
 
 use crate::cpu;
 
-/// `false` if the CPU lacks AVX2 (the caller then falls back to `zeroize`).
-pub fn bytes(b: &mut [u8]) -> bool {
-    slice(b)
-}
-
-/// `false` if the CPU lacks AVX2.
-pub fn u32s(w: &mut [u32]) -> bool {
-    slice(w)
-}
-
-/// `false` if the CPU lacks AVX2.
-pub fn i16s(w: &mut [i16]) -> bool {
-    slice(w)
-}
-
-/// Integer elements only: every bit pattern of their bytes is a valid `__m256i`.
-fn slice<T: DefaultIsZeroes>(s: &mut [T]) -> bool
+/// Integer elements only: every bit pattern of their bytes is a valid `__m256i`. `false` if
+/// the CPU lacks AVX2 (the caller then falls back to `zeroize`).
+pub(crate) fn integers<T: DefaultIsZeroes>(s: &mut [T]) -> bool
 where
     [T]: Zeroize,
 {
