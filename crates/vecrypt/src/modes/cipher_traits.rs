@@ -43,17 +43,7 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> ParBlocksSizeUser for KernelB
 impl<K: BlockKernel + BlockSizeUser, P: ArraySize> KernelBackend<'_, K, P> {
     /// The kernel runs on the output blocks themselves, the input copied there block by
     /// block if it is elsewhere: no scratch copy of the data, hence none to wipe.
-    fn many(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>, decrypt: bool) {
-        for i in 0..P::USIZE {
-            let mut block = blocks.get(i);
-            let copy = block.clone_in();
-            *block.get_out() = copy;
-        }
-        self.run(blocks.get_out().as_flattened_mut(), decrypt);
-    }
-
-    /// As [`Self::many`], for fewer blocks than a batch.
-    fn tail(&self, mut blocks: InOutBuf<'_, '_, Block<Self>>, decrypt: bool) {
+    fn many(&self, mut blocks: InOutBuf<'_, '_, Block<Self>>, decrypt: bool) {
         for i in 0..blocks.len() {
             let mut block = blocks.get(i);
             let copy = block.clone_in();
@@ -86,11 +76,11 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> BlockCipherEncBackend
     }
 
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.many(blocks, false);
+        self.many(blocks.into_buf(), false);
     }
 
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.tail(blocks, false);
+        self.many(blocks, false);
     }
 }
 
@@ -102,10 +92,10 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> BlockCipherDecBackend
     }
 
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.many(blocks, true);
+        self.many(blocks.into_buf(), true);
     }
 
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.tail(blocks, true);
+        self.many(blocks, true);
     }
 }
