@@ -102,7 +102,7 @@ impl Drop for ChainTables {
                 core::mem::size_of_val(&self.rk),
             )
         };
-        zeroize::Zeroize::zeroize(bytes);
+        crate::wipe::bytes(bytes);
     }
 }
 
