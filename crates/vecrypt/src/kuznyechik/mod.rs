@@ -149,6 +149,9 @@ const CANDIDATES: &[Candidate] = &[
 #[derive(Clone)]
 pub struct Kuznyechik {
     rk: RoundKeys,
+    /// Key material of the AVX-512 sliced kernel, made on its first use in each direction.
+    #[cfg(target_arch = "x86_64")]
+    sliced: avx512::SlicedKeys,
     backend: Backend,
 }
 
@@ -173,10 +176,16 @@ impl Kuznyechik {
             expected: KEY,
             got: key.len(),
         })?;
-        Ok(Self {
+        Ok(Self::keyed(key, backend))
+    }
+
+    fn keyed(key: &[u8; KEY], backend: Backend) -> Self {
+        Self {
             rk: RoundKeys::expand(key, backend),
+            #[cfg(target_arch = "x86_64")]
+            sliced: avx512::SlicedKeys::default(),
             backend,
-        })
+        }
     }
 
     /// Round key K_i for i in 1..=10, for known-answer tests of the key schedule.
@@ -205,7 +214,7 @@ impl BlockKernel for Kuznyechik {
     fn kernel_encrypt(&self, buf: &mut [u8]) {
         let done = match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::encrypt_blocks(&self.rk, buf),
+            Backend::Avx512 => avx512::encrypt_blocks(&self.rk, &self.sliced, buf),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => avx2::encrypt_blocks(&self.rk, buf),
             Backend::TableLeaky => {
@@ -222,7 +231,7 @@ impl BlockKernel for Kuznyechik {
     fn kernel_decrypt(&self, buf: &mut [u8]) {
         let done = match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::decrypt_blocks(&self.rk, buf),
+            Backend::Avx512 => avx512::decrypt_blocks(&self.rk, &self.sliced, buf),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => avx2::decrypt_blocks(&self.rk, buf),
             Backend::TableLeaky => {
@@ -240,7 +249,7 @@ impl BlockKernel for Kuznyechik {
         #[cfg(target_arch = "x86_64")]
         if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
             let done = match self.backend {
-                Backend::Avx512 => avx512::ctr(&self.rk, c, buf),
+                Backend::Avx512 => avx512::ctr(&self.rk, &self.sliced, c, buf),
                 Backend::Avx2 => avx2::ctr(&self.rk, c, buf),
                 _ => false,
             };
@@ -305,16 +314,11 @@ impl BlockSizeUser for Kuznyechik {
 impl KeyInit for Kuznyechik {
     fn new(key: &Key<Self>) -> Self {
         let key: &[u8; KEY] = key.as_ref();
-        let backend = cpu::choose(CANDIDATES);
-        Self {
-            rk: RoundKeys::expand(key, backend),
-            backend,
-        }
+        Self::keyed(key, cpu::choose(CANDIDATES))
     }
 }
 
-// 256 blocks per call: four sliced batches, over which the per-call key preparation of
-// the AVX-512 kernel is spread.
+// 256 blocks per call: four whole batches of the AVX-512 sliced kernel.
 impl BlockCipherEncrypt for Kuznyechik {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
         f.call(&KernelBackend::<_, cipher::consts::U256>::new(self));
