@@ -791,9 +791,11 @@ unsafe fn ctr_impl(rk: &RoundKeys, keys: &SlicedKeys, counter: &mut [u8; 16], bu
     // SAFETY: as in `encrypt_impl`.
     unsafe {
         let t = tables(&PI);
-        let sh = keys
-            .encrypt
-            .get_or_init(|| Box::new(shares(rk, &t.mul, false)));
+        // Made only when a batch runs: short inputs on a new key never need them.
+        let sh = || {
+            keys.encrypt
+                .get_or_init(|| Box::new(shares(rk, &t.mul, false)))
+        };
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         let mut chunks = buf.chunks_exact_mut(BATCH);
@@ -809,7 +811,7 @@ unsafe fn ctr_impl(rk: &RoundKeys, keys: &SlicedKeys, counter: &mut [u8; 16], bu
                 }
             };
             next = next.wrapping_add(LANES as u128);
-            encrypt_state(&mut s, &t, rk, sh);
+            encrypt_state(&mut s, &t, rk, sh());
             store_xor(s, chunk);
         }
         let rest = chunks.into_remainder();
@@ -824,7 +826,7 @@ unsafe fn ctr_impl(rk: &RoundKeys, keys: &SlicedKeys, counter: &mut [u8; 16], bu
                 small_blocks(&mut stream[..16 * blocks], &small, false);
             } else {
                 let mut s = load(&stream);
-                encrypt_state(&mut s, &t, rk, sh);
+                encrypt_state(&mut s, &t, rk, sh());
                 store(s, &mut stream);
             }
             for (d, k) in rest.iter_mut().zip(stream.iter()) {
