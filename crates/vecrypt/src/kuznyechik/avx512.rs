@@ -345,6 +345,21 @@ pub(super) struct SlicedKeys {
     decrypt: OnceLock<Box<Shares>>,
 }
 
+impl SlicedKeys {
+    /// The shares of one direction, made on first use; the slot follows from `inverse`, so
+    /// a direction can never read the other's.
+    #[inline(always)]
+    unsafe fn get(&self, rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> &Shares {
+        let slot = if inverse {
+            &self.decrypt
+        } else {
+            &self.encrypt
+        };
+        // SAFETY: called only from functions that enable the features `shares` needs.
+        slot.get_or_init(|| Box::new(unsafe { shares(rk, m, inverse) }))
+    }
+}
+
 #[inline(always)]
 unsafe fn shares(rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> Shares {
     // SAFETY: register-only operations, enabled by the caller, and loads and stores of
@@ -689,9 +704,7 @@ unsafe fn encrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
         let (whole, rest) = split_batches(buf);
         if !whole.is_empty() {
             let t = tables(&PI);
-            let sh = keys
-                .encrypt
-                .get_or_init(|| Box::new(shares(rk, &t.mul, false)));
+            let sh = keys.get(rk, &t.mul, false);
             for_each_batch(whole, |batch| {
                 let mut s = load(batch);
                 encrypt_state(&mut s, &t, rk, sh);
@@ -712,9 +725,7 @@ unsafe fn decrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
         let (whole, rest) = split_batches(buf);
         if !whole.is_empty() {
             let t = tables(&PI_INV);
-            let sh = keys
-                .decrypt
-                .get_or_init(|| Box::new(shares(rk, &t.mul, true)));
+            let sh = keys.get(rk, &t.mul, true);
             for_each_batch(whole, |batch| {
                 let mut s = load(batch);
                 decrypt_state(&mut s, &t, rk, sh);
@@ -792,10 +803,7 @@ unsafe fn ctr_impl(rk: &RoundKeys, keys: &SlicedKeys, counter: &mut [u8; 16], bu
     unsafe {
         let t = tables(&PI);
         // Made only when a batch runs: short inputs on a new key never need them.
-        let sh = || {
-            keys.encrypt
-                .get_or_init(|| Box::new(shares(rk, &t.mul, false)))
-        };
+        let sh = || keys.get(rk, &t.mul, false);
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         let mut chunks = buf.chunks_exact_mut(BATCH);

@@ -42,7 +42,8 @@ impl<K: BlockKernel + BlockSizeUser, P: ArraySize> ParBlocksSizeUser for KernelB
 
 impl<K: BlockKernel + BlockSizeUser, P: ArraySize> KernelBackend<'_, K, P> {
     /// The kernel runs on the output blocks themselves, the input copied there block by
-    /// block if it is elsewhere: no scratch copy of the data, hence none to wipe.
+    /// block first (onto itself when in place): no scratch copy of the data, hence none to
+    /// wipe.
     fn many(&self, mut blocks: InOutBuf<'_, '_, Block<Self>>, decrypt: bool) {
         for i in 0..blocks.len() {
             let mut block = blocks.get(i);
