@@ -431,8 +431,8 @@ pub(super) fn wipe_state<L: Lanes>(s: &mut Sliced<L>) {
 /// One array rather than two is a measured choice. With two separate arrays the compiler
 /// schedules the encryption round differently: it loads the S-box inputs of a word early,
 /// runs out of registers and spills. The uBlock-128/128 round on 512-bit registers then has
-/// 248 stores and 150 register copies instead of 146 and 57, and ECB, CTR and CBC
-/// ECB encryption and CTR over 1 MiB take 10 to 15% longer.
+/// 248 stores and 150 register copies instead of 146 and 57, and ECB encryption and CTR
+/// over 1 MiB take 10 to 15% longer.
 #[inline(always)]
 fn new_states<L: Lanes>() -> [Sliced<L>; 2] {
     [[L::splat(0); BITS]; 2]
