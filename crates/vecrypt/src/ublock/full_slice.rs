@@ -23,10 +23,11 @@
 //! stores among 32 VPTERNLOGD run in 27 to 30 cycles instead of 16, among 32 VPXORD in 17),
 //! and a 512-bit load about half of one. An encryption round of uBlock-128/128 compiles to
 //! 416 VPTERNLOGD, 64 VPXORD, 146 stores (the 128 of the state and 18 spills) and 270
-//! loads besides the key broadcasts, most of them folded into the VPTERNLOGD: the plane
-//! waiting for its group is mostly read again from the state rather than kept, which
-//! depends on how the two states are held (see [`new_states`]); held as two arrays, the
-//! same code spilled the waiting plane (248 stores) and ran 10 to 15% slower. The
+//! loads besides the key broadcasts, 92 of them folded into the VPTERNLOGD: for the plane
+//! waiting for its group, the compiler reads the S-box inputs again from the state rather
+//! than keeping the outputs. That choice depends on how the two states are held (see
+//! [`new_states`]); held as two arrays, the same code spilled the waiting plane (248
+//! stores) and ran 10 to 15% slower. The
 //! transposition takes about a quarter of an ECB batch (alone, with the rounds skipped, it
 //! runs at about 14 GB/s against about 3.5 for uBlock-128/128 ECB), for the same reason:
 //! two stores and two loads per register each way. The kernel is close to the bit-planes
