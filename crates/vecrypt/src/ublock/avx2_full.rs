@@ -111,3 +111,92 @@ impl Exchanges for Ymm {
 }
 
 full_slice_entry_points!("avx2", Ymm, avx2::available);
+
+/// The calls take `avx2_gfni_full.rs` where the CPU has GFNI; these keep this kernel checked
+/// against the portable code there too.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Backend;
+    use crate::registry::DynCipher;
+    use crate::ublock::{Ublock, V128_128, V128_256, V256_256};
+
+    fn bytes(seed: &mut u64, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *seed as u8
+            })
+            .collect()
+    }
+
+    fn matches_soft<V: Variant>(seed: u64) {
+        if !avx2::available() {
+            return;
+        }
+        let mut seed = seed;
+        let batch = batch::<V>();
+        for batches in [1, 2, 3] {
+            let key = bytes(&mut seed, V::KEY);
+            let iv = bytes(&mut seed, V::BLOCK);
+            let data = bytes(&mut seed, batches * batch + V::BLOCK);
+            let soft = Ublock::<V>::with_backend(&key, Backend::Soft).unwrap();
+            let fast = Ublock::<V>::with_backend(&key, Backend::Avx2).unwrap();
+            let what = format!("{} {batches} batches", V::NAME);
+
+            for decrypt in [false, true] {
+                let mut want = data[..batches * batch].to_vec();
+                if decrypt {
+                    soft.decrypt_ecb(&mut want).unwrap();
+                } else {
+                    soft.encrypt_ecb(&mut want).unwrap();
+                }
+                let mut got = data.clone();
+                assert_eq!(ecb::<V>(fast.slices(), &mut got, decrypt), batches * batch);
+                assert_eq!(got[..want.len()], want[..], "ECB {what} decrypt {decrypt}");
+                assert_eq!(got[want.len()..], data[want.len()..], "ECB {what} tail");
+            }
+
+            let mut want = data.clone();
+            soft.apply_ctr(&iv, &mut want).unwrap();
+            let mut got = data.clone();
+            let mut counter = iv.clone();
+            assert_eq!(
+                ctr::<V>(fast.slices(), &mut counter, &mut got),
+                batches * batch
+            );
+            assert_eq!(
+                got[..batches * batch],
+                want[..batches * batch],
+                "CTR {what}"
+            );
+            let mut rest = got[batches * batch..].to_vec();
+            soft.apply_ctr(&counter, &mut rest).unwrap();
+            assert_eq!(
+                rest,
+                want[batches * batch..],
+                "CTR {what}: counter after the call"
+            );
+
+            let mut want = data[..batches * batch].to_vec();
+            soft.decrypt_cbc(&iv, &mut want).unwrap();
+            let mut got = data[..batches * batch].to_vec();
+            let mut chain = iv.clone();
+            assert_eq!(
+                cbc_decrypt::<V>(fast.slices(), &mut chain, &mut got),
+                got.len()
+            );
+            assert_eq!(got, want, "CBC decryption {what}");
+            assert_eq!(chain, data[batches * batch - V::BLOCK..batches * batch]);
+        }
+    }
+
+    #[test]
+    fn without_gfni_matches_soft() {
+        matches_soft::<V128_128>(1);
+        matches_soft::<V128_256>(2);
+        matches_soft::<V256_256>(3);
+    }
+}

@@ -43,6 +43,8 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx2_full;
 #[cfg(target_arch = "x86_64")]
+mod avx2_gfni_full;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_full;
@@ -329,6 +331,16 @@ enum Path {
 }
 
 impl<V: Variant> Ublock<V> {
+    /// Bytes of one batch of the fully bitsliced AVX2 kernel this CPU runs.
+    #[cfg(target_arch = "x86_64")]
+    fn ymm_full_batch() -> usize {
+        if avx2_gfni_full::available() {
+            avx2_gfni_full::batch::<V>()
+        } else {
+            avx2_full::batch::<V>()
+        }
+    }
+
     fn path(&self, len: usize) -> Path {
         let bulk = Self::bulk(len);
         match self.backend {
@@ -339,7 +351,7 @@ impl<V: Variant> Ublock<V> {
             }
             Backend::Avx512 if len > 256 => Path::Zmm,
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 if len >= avx2_full::batch::<V>() => Path::YmmFull,
+            Backend::Avx2 if len >= Self::ymm_full_batch() => Path::YmmFull,
             Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
             Backend::Avx512 | Backend::Avx2 if !Self::single(len) => Path::Paired,
             Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
@@ -359,7 +371,11 @@ impl<V: Variant> Ublock<V> {
                 true
             }
             (Path::YmmFull, _) => {
-                let done = avx2_full::ecb::<V>(self.slices(), buf, decrypt);
+                let done = if avx2_gfni_full::available() {
+                    avx2_gfni_full::ecb::<V>(self.slices(), buf, decrypt)
+                } else {
+                    avx2_full::ecb::<V>(self.slices(), buf, decrypt)
+                };
                 self.run_ecb(&mut buf[done..], decrypt);
                 true
             }
@@ -410,7 +426,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 true
             }
             Path::YmmFull => {
-                let done = avx2_full::ctr::<V>(self.slices(), counter, buf);
+                let done = if avx2_gfni_full::available() {
+                    avx2_gfni_full::ctr::<V>(self.slices(), counter, buf)
+                } else {
+                    avx2_full::ctr::<V>(self.slices(), counter, buf)
+                };
                 self.kernel_ctr(counter, &mut buf[done..]);
                 true
             }
@@ -459,7 +479,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
                 true
             }
             Path::YmmFull => {
-                let done = avx2_full::cbc_decrypt::<V>(self.slices(), iv, buf);
+                let done = if avx2_gfni_full::available() {
+                    avx2_gfni_full::cbc_decrypt::<V>(self.slices(), iv, buf)
+                } else {
+                    avx2_full::cbc_decrypt::<V>(self.slices(), iv, buf)
+                };
                 self.kernel_cbc_decrypt(iv, &mut buf[done..]);
                 true
             }
