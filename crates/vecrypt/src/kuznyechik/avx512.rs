@@ -32,9 +32,9 @@
 //! in both forms.
 //!
 //! Blocks enter and leave the sliced layout through VPERMB (grouping each byte position of
-//! four blocks into one dword) and a 16x16 dword transpose. CTR builds its counter blocks
-//! directly in the sliced layout (only the last two bytes differ between lanes) and XORs
-//! the keystream into the data as it leaves the layout.
+//! four blocks into one dword) and a 16x16 dword transpose. CTR never builds its counter
+//! blocks: a batch enters the sliced layout at its second round, made from a per-key table
+//! ([`super::avx512_counters`]), and the keystream is XORed into the data as it leaves.
 //!
 //! Short inputs (fewer than [`SMALL_LIMIT`] blocks) take another
 //! path that costs per block rather than per batch: four blocks per register, one per
@@ -48,6 +48,8 @@ use core::arch::x86_64::*;
 use std::sync::OnceLock;
 
 use super::RoundKeys;
+pub(super) use super::avx512_counters::Counting;
+use super::avx512_counters::{ColumnTable, FirstRound, column_table};
 use super::consts::{
     ELL, PHI, PHI_INV, PI, PI_INV, ROUND_CONSTANTS, affine_matrix, conjugate_by_phi, matrix_of,
     phi_columns,
@@ -55,9 +57,9 @@ use super::consts::{
 use crate::cpu::Features;
 
 /// Blocks per batch: one byte of each in every lane of a ZMM register.
-const LANES: usize = 64;
+pub(super) const LANES: usize = 64;
 /// Bytes per batch.
-const BATCH: usize = LANES * 16;
+pub(super) const BATCH: usize = LANES * 16;
 
 /// Below this many blocks a call takes the per-block path: about 29 ns a block there
 /// against about 585 ns for a padded batch.
@@ -68,14 +70,14 @@ pub(super) fn available(f: &Features) -> bool {
     f.avx512_bw_vl() && f.avx512vbmi && f.gfni
 }
 
-type State = [__m512i; 16];
+pub(super) type State = [__m512i; 16];
 
 /// The public constants of one direction, loaded into registers once per call.
-struct Tables {
-    sbox: [__m512i; 4],
+pub(super) struct Tables {
+    pub(super) sbox: [__m512i; 4],
     /// Multipliers for the seven distinct non-trivial coefficients of ℓ, in the order
     /// 148, 32, 133, 16, 194, 192, 251.
-    mul: [__m512i; 7],
+    pub(super) mul: [__m512i; 7],
 }
 
 const MATRICES: [u64; 7] = [
@@ -89,7 +91,7 @@ const MATRICES: [u64; 7] = [
 ];
 
 #[inline(always)]
-unsafe fn tables(sbox: &[u8; 256]) -> Tables {
+pub(super) unsafe fn tables(sbox: &[u8; 256]) -> Tables {
     // SAFETY: the caller runs with AVX-512F/BW/VBMI/GFNI enabled; the loads read 256 bytes of
     // a 256-byte array, 64 at a time, unaligned loads being allowed.
     unsafe {
@@ -119,7 +121,7 @@ unsafe fn tables(sbox: &[u8; 256]) -> Tables {
 /// µop, while VPERMB costs one: this form is 7 µops where two masked VPERMI2B are 8, with
 /// three fewer cycles on port 5, which the S layer saturates.
 #[inline(always)]
-unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
+pub(super) unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
     // SAFETY: register-only AVX-512BW/VBMI operations, enabled by the caller.
     unsafe {
         let [bit6, bit7, both] = quarter_masks(x);
@@ -159,13 +161,13 @@ unsafe fn quarter_masks(x: __m512i) -> [u64; 3] {
 }
 
 #[inline(always)]
-unsafe fn mul(x: __m512i, m: __m512i) -> __m512i {
+pub(super) unsafe fn mul(x: __m512i, m: __m512i) -> __m512i {
     // SAFETY: register-only GFNI operation, enabled by the caller.
     unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(x, m) }
 }
 
 #[inline(always)]
-unsafe fn xor(a: __m512i, b: __m512i) -> __m512i {
+pub(super) unsafe fn xor(a: __m512i, b: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512F operation, enabled by the caller.
     unsafe { _mm512_xor_si512(a, b) }
 }
@@ -326,7 +328,7 @@ unsafe fn plain_step<const STEP: usize, const INV: bool>(s: &mut State, m: &[__m
 /// `shares[r][s]` is the share of step `s` in round `r` (K_{r+2}), its byte repeated four
 /// times so that it loads as a dword broadcast. Zeroized on drop.
 #[derive(Clone)]
-struct Shares([[u32; 16]; 9]);
+pub(super) struct Shares([[u32; 16]; 9]);
 
 impl Drop for Shares {
     fn drop(&mut self) {
@@ -339,17 +341,22 @@ impl Drop for Shares {
 /// call was larger: every batch of such a call ran about 10% slower (16 KiB ECB, about 620
 /// against 560 ns a batch), a loss that a memory fence after making them did not remove.
 /// Kept, they make a one-batch call cost the same per batch as a long one.
+///
+/// The tables of [`ColumnTable`] for counter batches are kept the same way, one per kind of
+/// counter that has run (the whole block and MGM's right half share one).
 #[derive(Clone, Default)]
 pub(super) struct SlicedKeys {
     encrypt: OnceLock<Box<Shares>>,
     decrypt: OnceLock<Box<Shares>>,
+    low_byte_15: OnceLock<Box<ColumnTable>>,
+    low_byte_7: OnceLock<Box<ColumnTable>>,
 }
 
 impl SlicedKeys {
     /// The shares of one direction, made on first use; the slot follows from `inverse`, so
     /// a direction can never read the other's.
     #[inline(always)]
-    unsafe fn get(&self, rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> &Shares {
+    pub(super) unsafe fn get(&self, rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> &Shares {
         let slot = if inverse {
             &self.decrypt
         } else {
@@ -357,6 +364,22 @@ impl SlicedKeys {
         };
         // SAFETY: called only from functions that enable the features `shares` needs.
         slot.get_or_init(|| Box::new(unsafe { shares(rk, m, inverse) }))
+    }
+
+    /// The first-round table of `counting`, made on first use.
+    #[inline(always)]
+    pub(super) unsafe fn column_table(
+        &self,
+        rk: &RoundKeys,
+        sbox: &[__m512i; 4],
+        counting: Counting,
+    ) -> &ColumnTable {
+        let slot = match counting {
+            Counting::Whole | Counting::Right => &self.low_byte_15,
+            Counting::Left => &self.low_byte_7,
+        };
+        // SAFETY: called only from functions that enable the features `column_table` needs.
+        slot.get_or_init(|| Box::new(unsafe { column_table(&rk.0[0], counting, sbox) }))
     }
 }
 
@@ -420,6 +443,18 @@ unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys, sh: &Shares) 
     unsafe {
         unroll16!(key(s, &rk.0[0]));
         for shares in &sh.0 {
+            unroll16!(sbox(s, &t.sbox));
+            unroll16!(step[false](s, &t.mul, shares));
+        }
+    }
+}
+
+/// E from the second round on, for a state that holds `L(S(x ^ K1)) ^ K2`.
+#[inline(always)]
+unsafe fn encrypt_after_first(s: &mut State, t: &Tables, sh: &Shares) {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe {
+        for shares in &sh.0[1..] {
             unroll16!(sbox(s, &t.sbox));
             unroll16!(step[false](s, &t.mul, shares));
         }
@@ -551,6 +586,34 @@ unsafe fn store(mut s: State, dst: &mut [u8; BATCH]) {
     }
 }
 
+/// [`SCATTER`] with the bytes of each block reversed.
+const SCATTER_REVERSED: [u8; 64] = {
+    let mut idx = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        idx[i] = SCATTER[i / 16 * 16 + 15 - i % 16];
+        i += 1;
+    }
+    idx
+};
+
+/// The 64 blocks of a sliced state out of the layout, kept in registers, each block's
+/// bytes reversed: register `r` holds blocks `4r..4r + 4`, one per 128-bit lane, as
+/// little-endian integers of their big-endian bytes.
+#[inline(always)]
+pub(super) unsafe fn unsliced_reversed(mut s: State) -> State {
+    // SAFETY: register-only operations, enabled by the caller, and one 64-byte load of a
+    // constant array.
+    unsafe {
+        transpose_dwords(&mut s);
+        let scatter = _mm512_loadu_si512(SCATTER_REVERSED.as_ptr().cast());
+        for x in s.iter_mut() {
+            *x = _mm512_permutexvar_epi8(scatter, *x);
+        }
+        s
+    }
+}
+
 /// π and π⁻¹ seen through φ.
 pub(super) const PI_PHI: [u8; 256] = conjugate_by_phi(&PI);
 const PI_INV_PHI: [u8; 256] = conjugate_by_phi(&PI_INV);
@@ -563,14 +626,18 @@ pub(super) const FROM_PHI: u64 = matrix_of(&PHI_INV);
 
 /// The constants of the per-block path for one direction, and the round keys through φ,
 /// each in all four lanes.
-struct SmallTables {
-    sbox: [__m512i; 4],
-    columns: [__m512i; 16],
-    rk: [__m512i; 10],
+pub(super) struct SmallTables {
+    pub(super) sbox: [__m512i; 4],
+    pub(super) columns: [__m512i; 16],
+    pub(super) rk: [__m512i; 10],
 }
 
 #[inline(always)]
-unsafe fn small_tables(rk: &RoundKeys, sbox: &[u8; 256], columns: &[[u8; 16]; 16]) -> SmallTables {
+pub(super) unsafe fn small_tables(
+    rk: &RoundKeys,
+    sbox: &[u8; 256],
+    columns: &[[u8; 16]; 16],
+) -> SmallTables {
     // SAFETY: AVX-512F/BW/VL/VBMI and GFNI are enabled by the caller; every load reads
     // within a fixed-size array (64 bytes of the 256-byte table, 16 bytes of a 16-byte row).
     unsafe {
@@ -601,7 +668,7 @@ unsafe fn small_tables(rk: &RoundKeys, sbox: &[u8; 256], columns: &[[u8; 16]; 16
 
 /// L (or L⁻¹, by its columns) on four blocks in the φ domain.
 #[inline(always)]
-unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512i {
+pub(super) unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512i {
     // SAFETY: register-only AVX-512BW and GFNI operations, enabled by the caller.
     unsafe {
         let mut level = [_mm512_setzero_si512(); 16];
@@ -752,38 +819,9 @@ fn split_batches(buf: &mut [u8]) -> (&mut [u8], &mut [u8]) {
     buf.split_at_mut(cut)
 }
 
-/// The 64 counter blocks `first + i` in the sliced layout, or `None` when the batch would
-/// carry out of the low two bytes (once every 1024 batches), which the caller handles by
-/// loading the blocks. Only the last byte differs from lane to lane, plus a carry into the
-/// byte before it, so fourteen registers are broadcasts. The counter is public.
-#[inline(always)]
-unsafe fn sliced_counters(first: u128) -> Option<State> {
-    if (first & 0xffff) as usize + LANES > 0x1_0000 {
-        return None;
-    }
-    // SAFETY: register-only AVX-512F/BW operations, enabled by the caller.
-    unsafe {
-        let bytes = first.to_be_bytes();
-        let lane_index = _mm512_set_epi8(
-            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
-            41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
-            19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-        );
-        let mut s = [_mm512_setzero_si512(); 16];
-        for (v, byte) in s.iter_mut().zip(bytes) {
-            *v = _mm512_set1_epi8(byte as i8);
-        }
-        let low = s[15];
-        s[15] = _mm512_add_epi8(low, lane_index);
-        let carried = _mm512_cmplt_epu8_mask(s[15], low);
-        s[14] = _mm512_mask_sub_epi8(s[14], carried, s[14], _mm512_set1_epi8(-1));
-        Some(s)
-    }
-}
-
 /// The inverse of [`load`], XORed into `buf`: the keystream of a batch applied in place.
 #[inline(always)]
-unsafe fn store_xor(mut s: State, buf: &mut [u8; BATCH]) {
+pub(super) unsafe fn store_xor(mut s: State, buf: &mut [u8; BATCH]) {
     // SAFETY: each access reads and writes 64 bytes at offset 64*r < 1024 of a 1024-byte
     // array.
     unsafe {
@@ -797,8 +835,46 @@ unsafe fn store_xor(mut s: State, buf: &mut [u8; BATCH]) {
     }
 }
 
+/// The encrypted 64 counter blocks from `next`, in the sliced layout: started at the
+/// second round by `first`, or, for a batch that carries past the counter's second byte,
+/// written out and loaded.
+#[inline(always)]
+pub(super) unsafe fn counter_batch(
+    first: &mut FirstRound,
+    next: u128,
+    t: &Tables,
+    rk: &RoundKeys,
+    sh: &Shares,
+) -> State {
+    // SAFETY: operations enabled by the caller on registers and on a local array.
+    unsafe {
+        match first.batch(next) {
+            Some(mut s) => {
+                encrypt_after_first(&mut s, t, sh);
+                s
+            }
+            None => {
+                let mut blocks = [0u8; BATCH];
+                for (i, block) in blocks.chunks_exact_mut(16).enumerate() {
+                    let c = first.counting().advance(next, i as u64);
+                    block.copy_from_slice(&c.to_be_bytes());
+                }
+                let mut s = load(&blocks);
+                encrypt_state(&mut s, t, rk, sh);
+                s
+            }
+        }
+    }
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn ctr_impl(rk: &RoundKeys, keys: &SlicedKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
+unsafe fn ctr_impl(
+    rk: &RoundKeys,
+    keys: &SlicedKeys,
+    counting: Counting,
+    counter: &mut [u8; 16],
+    buf: &mut [u8],
+) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
         let t = tables(&PI);
@@ -807,28 +883,23 @@ unsafe fn ctr_impl(rk: &RoundKeys, keys: &SlicedKeys, counter: &mut [u8; 16], bu
         let mut next = u128::from_be_bytes(*counter);
         let mut stream = [0u8; BATCH];
         let mut chunks = buf.chunks_exact_mut(BATCH);
-        for chunk in &mut chunks {
-            let chunk: &mut [u8; BATCH] = chunk.try_into().expect("whole batch");
-            let mut s = match sliced_counters(next) {
-                Some(s) => s,
-                None => {
-                    for (i, block) in stream.chunks_exact_mut(16).enumerate() {
-                        block.copy_from_slice(&next.wrapping_add(i as u128).to_be_bytes());
-                    }
-                    load(&stream)
-                }
-            };
-            next = next.wrapping_add(LANES as u128);
-            encrypt_state(&mut s, &t, rk, sh());
-            store_xor(s, chunk);
+        if chunks.len() > 0 {
+            let table = keys.column_table(rk, &t.sbox, counting);
+            let mut first = FirstRound::new(rk, table, counting);
+            for chunk in &mut chunks {
+                let chunk: &mut [u8; BATCH] = chunk.try_into().expect("whole batch");
+                let s = counter_batch(&mut first, next, &t, rk, sh());
+                next = counting.advance(next, LANES as u64);
+                store_xor(s, chunk);
+            }
         }
         let rest = chunks.into_remainder();
         if !rest.is_empty() {
             let blocks = rest.len().div_ceil(16);
             for (i, block) in stream.chunks_exact_mut(16).enumerate() {
-                block.copy_from_slice(&next.wrapping_add(i as u128).to_be_bytes());
+                block.copy_from_slice(&counting.advance(next, i as u64).to_be_bytes());
             }
-            next = next.wrapping_add(blocks as u128);
+            next = counting.advance(next, blocks as u64);
             if blocks < SMALL_LIMIT {
                 let small = small_tables(rk, &PI_PHI, &L_PHI);
                 small_blocks(&mut stream[..16 * blocks], &small, false);
@@ -915,10 +986,12 @@ pub(super) fn decrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) 
     true
 }
 
-/// CTR with a whole-block big-endian counter; `false` (and nothing done) without the features.
+/// CTR with a big-endian counter that counts as `counting` says; `false` (and nothing
+/// done) without the features.
 pub(super) fn ctr(
     rk: &RoundKeys,
     keys: &SlicedKeys,
+    counting: Counting,
     counter: &mut [u8; 16],
     buf: &mut [u8],
 ) -> bool {
@@ -926,6 +999,6 @@ pub(super) fn ctr(
         return false;
     }
     // SAFETY: the required features were just checked.
-    unsafe { ctr_impl(rk, keys, counter, buf) };
+    unsafe { ctr_impl(rk, keys, counting, counter, buf) };
     true
 }

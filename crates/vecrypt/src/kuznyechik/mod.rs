@@ -3,8 +3,8 @@
 //! ACPKM re-keying of R 1323565.1.017-2018 ([`acpkm`]).
 //!
 //! Backends, best first, all constant time except the last:
-//! - `avx512`: byte-sliced, 64 blocks at once. The S-box is a VPERMI2B lookup in the
-//!   256-byte table held in four registers; L is sixteen R steps whose constant
+//! - `avx512`: byte-sliced, 64 blocks at once. The S-box is four VPERMB lookups in the
+//!   256-byte table held in four registers, merged under masks of the index's top bits; L is sixteen R steps whose constant
 //!   multiplications are GF2P8AFFINEQB, with the palindromic coefficients folded so each
 //!   step needs seven multiplications. Needs AVX-512 BW/VL/VBMI and GFNI.
 //! - `avx2`: byte-sliced, 32 blocks at once. The S-box follows the decomposition of π into
@@ -64,6 +64,10 @@ mod avx2;
 mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_chain;
+#[cfg(target_arch = "x86_64")]
+mod avx512_counters;
+#[cfg(target_arch = "x86_64")]
+mod avx512_mgm;
 pub(crate) mod consts;
 pub mod mgm;
 mod soft;
@@ -249,7 +253,9 @@ impl BlockKernel for Kuznyechik {
         #[cfg(target_arch = "x86_64")]
         if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
             let done = match self.backend {
-                Backend::Avx512 => avx512::ctr(&self.rk, &self.sliced, c, buf),
+                Backend::Avx512 => {
+                    avx512::ctr(&self.rk, &self.sliced, avx512::Counting::Whole, c, buf)
+                }
                 Backend::Avx2 => avx2::ctr(&self.rk, c, buf),
                 _ => false,
             };
