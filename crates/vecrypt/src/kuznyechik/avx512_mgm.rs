@@ -175,6 +175,9 @@ pub(super) fn absorb(
         return None;
     }
     let done = data.len() / BATCH * BATCH;
+    if done == 0 {
+        return Some((0, (0, 0)));
+    }
     // SAFETY: the required features were just checked.
     Some((done, unsafe { absorb_impl(rk, keys, z, &data[..done]) }))
 }
@@ -192,6 +195,9 @@ pub(super) fn seal(
         return None;
     }
     let done = buf.len() / BATCH * BATCH;
+    if done == 0 {
+        return Some((0, (0, 0)));
+    }
     // SAFETY: the required features were just checked.
     Some((done, unsafe { seal_impl(rk, keys, y, z, &mut buf[..done]) }))
 }
