@@ -110,8 +110,9 @@ unsafe fn lane_index() -> __m512i {
     }
 }
 
-/// The table of `counting` for the first round key `k1`, with π held in `sbox`.
-#[inline(always)]
+/// The table of `counting` for the first round key `k1`, with π held in `sbox`. Built for
+/// the features itself, as it runs inside a `OnceLock` initializer (see `avx512::shares`).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 pub(super) unsafe fn column_table(
     k1: &[u8; 16],
     counting: Counting,
