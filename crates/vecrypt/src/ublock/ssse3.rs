@@ -292,13 +292,13 @@ struct NibbleKeys([(Half, Half); 25]);
 impl NibbleKeys {
     #[inline(always)]
     fn new<V: Variant>(rk: &RoundKeys) -> Self {
-        NibbleKeys(core::array::from_fn(|i| {
-            if i <= V::ROUNDS {
-                nibble_key::<V>(rk, i)
-            } else {
-                ([zero(); 2], [zero(); 2])
-            }
-        }))
+        // A plain loop, not `array::from_fn`, so that the shuffles stay inline (see
+        // `x86_paired::PairedKeys::new`).
+        let mut keys = [([zero(); 2], [zero(); 2]); 25];
+        for (i, k) in keys.iter_mut().enumerate().take(V::ROUNDS + 1) {
+            *k = nibble_key::<V>(rk, i);
+        }
+        NibbleKeys(keys)
     }
 }
 

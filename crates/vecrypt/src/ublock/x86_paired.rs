@@ -281,28 +281,32 @@ impl PairedKeys {
     /// `keys[j]` keys block `j`; the same key four times is the single-key case.
     #[inline(always)]
     fn new<V: Variant>(keys: [&RoundKeys; BLOCKS]) -> Self {
+        // Plain loops, not `array::from_fn`: a generic helper that is not inlined runs without
+        // the caller's target features, and every intrinsic inside it becomes a call.
         let same = keys.iter().all(|k| core::ptr::eq(*k, keys[0]));
-        PairedKeys(core::array::from_fn(|i| {
-            if i > V::ROUNDS {
-                return ([zero(); 2], [zero(); 2]);
+        let mut out = [([zero(); 2], [zero(); 2]); 25];
+        for (i, slot) in out.iter_mut().enumerate().take(V::ROUNDS + 1) {
+            let mut k = [nibble_key::<V>(keys[0], i); BLOCKS];
+            if !same {
+                for (j, kj) in k.iter_mut().enumerate().skip(1) {
+                    *kj = nibble_key::<V>(keys[j], i);
+                }
             }
-            let k: [(Half, Half); BLOCKS] = if same {
-                [nibble_key::<V>(keys[0], i); BLOCKS]
-            } else {
-                core::array::from_fn(|j| nibble_key::<V>(keys[j], i))
-            };
             let join = |half: fn(&(Half, Half)) -> &Half| -> Pair {
-                core::array::from_fn(|r| {
+                let mut pair = [zero(); 2];
+                for (r, p) in pair.iter_mut().enumerate() {
                     let byte = |a: usize, b: usize| {
                         // SAFETY: SSE2; nibble values are below 16, so the 16-bit shift
                         // moves each into the high half of its own byte.
                         unsafe { _mm_or_si128(_mm_slli_epi16::<4>(half(&k[a])[r]), half(&k[b])[r]) }
                     };
-                    lanes(byte(0, 1), byte(2, 3))
-                })
+                    *p = lanes(byte(0, 1), byte(2, 3));
+                }
+                pair
             };
-            (join(|k| &k.0), join(|k| &k.1))
-        }))
+            *slot = (join(|k| &k.0), join(|k| &k.1));
+        }
+        PairedKeys(out)
     }
 
     #[inline(always)]
@@ -433,7 +437,11 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
 ) {
     let n = V::BLOCK;
     let t = Tables::new();
-    let k = PairedKeys::new::<V>(core::array::from_fn(|j| keys[j.min(keys.len() - 1)]));
+    let mut four = [keys[keys.len() - 1]; BLOCKS];
+    for (slot, key) in four.iter_mut().zip(keys) {
+        *slot = key;
+    }
+    let k = PairedKeys::new::<V>(four);
     let k0 = *k.round(0);
     let mut slots = [0u8; MAX_BYTES];
     let slots = &mut slots[..BLOCKS * n];
