@@ -8,8 +8,7 @@
 //! XORed into the data as it leaves the layout, and the multipliers `H_i` leave it straight
 //! into the registers of the products: the scatter out of the layout also reverses each
 //! block's bytes, which is the order PCLMULQDQ wants. The 256-bit products of a call are
-//! summed unreduced in three ZMM registers (low, middle and high 128 bits per lane) and
-//! returned once; the caller reduces.
+//! summed unreduced (`x86_mgm::WideProducts`) and returned once; the caller reduces.
 
 use core::arch::x86_64::*;
 
@@ -19,6 +18,7 @@ use super::avx512::{
 };
 use super::avx512_counters::{Counting, FirstRound};
 use super::consts::PI;
+use super::x86_mgm::{WideProducts, reverse_lanes};
 use crate::cpu::Features;
 
 /// Whether this CPU can run the fused batches.
@@ -26,70 +26,16 @@ pub(super) fn available(f: &Features) -> bool {
     super::avx512::available(f) && f.vpclmulqdq
 }
 
-/// Unreduced products summed per 128-bit lane: the coefficients of x^0..x^127, of
-/// x^64..x^191 and of x^128..x^255.
-struct Products {
-    low: __m512i,
-    middle: __m512i,
-    high: __m512i,
-}
-
-impl Products {
-    #[inline(always)]
-    unsafe fn new() -> Self {
-        // SAFETY: register-only AVX-512F operations, enabled by the caller.
-        unsafe {
-            Self {
-                low: _mm512_setzero_si512(),
-                middle: _mm512_setzero_si512(),
-                high: _mm512_setzero_si512(),
-            }
-        }
-    }
-
-    /// Adds `H_i * X_i` for the 64 blocks of a batch: `hs` from [`unsliced_reversed`], `xs`
-    /// the 1024 bytes of data in memory order.
-    #[inline(always)]
-    unsafe fn add(&mut self, hs: &State, xs: &[u8; BATCH]) {
-        // SAFETY: register-only AVX-512BW/VPCLMULQDQ operations enabled by the caller, and
-        // 64-byte loads at offsets 64r < 1024 of a 1024-byte array.
-        unsafe {
-            let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-            ));
-            for (r, h) in hs.iter().enumerate() {
-                let x = _mm512_loadu_si512(xs.as_ptr().add(64 * r).cast());
-                let x = _mm512_shuffle_epi8(x, reverse);
-                self.low = _mm512_xor_si512(self.low, _mm512_clmulepi64_epi128::<0x00>(*h, x));
-                self.high = _mm512_xor_si512(self.high, _mm512_clmulepi64_epi128::<0x11>(*h, x));
-                self.middle = _mm512_ternarylogic_epi64::<0x96>(
-                    self.middle,
-                    _mm512_clmulepi64_epi128::<0x01>(*h, x),
-                    _mm512_clmulepi64_epi128::<0x10>(*h, x),
-                );
-            }
-        }
-    }
-
-    /// The sum as the (low, high) halves of a 256-bit polynomial.
-    #[inline(always)]
-    unsafe fn total(&self) -> (u128, u128) {
-        // SAFETY: register-only AVX-512F operations enabled by the caller, and 16-byte
-        // stores into local arrays.
-        unsafe {
-            let lanes = |x: __m512i| {
-                let half =
-                    _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x));
-                let sum = _mm_xor_si128(
-                    _mm256_castsi256_si128(half),
-                    _mm256_extracti128_si256::<1>(half),
-                );
-                let mut out = [0u8; 16];
-                _mm_storeu_si128(out.as_mut_ptr().cast(), sum);
-                u128::from_le_bytes(out)
-            };
-            let (low, middle, high) = (lanes(self.low), lanes(self.middle), lanes(self.high));
-            (low ^ (middle << 64), high ^ (middle >> 64))
+/// Adds `H_i * X_i` for the 64 blocks of a batch: `hs` from [`unsliced_reversed`], `xs`
+/// the 1024 bytes of data in memory order.
+#[inline(always)]
+unsafe fn add_batch(sum: &mut WideProducts, hs: &State, xs: &[u8; BATCH]) {
+    // SAFETY: register-only operations enabled by the caller, and 64-byte loads at offsets
+    // 64r < 1024 of a 1024-byte array.
+    unsafe {
+        for (r, h) in hs.iter().enumerate() {
+            let x = _mm512_loadu_si512(xs.as_ptr().add(64 * r).cast());
+            sum.add(*h, reverse_lanes(x));
         }
     }
 }
@@ -117,11 +63,11 @@ unsafe fn absorb_impl(
             keys.column_table(rk, &t.sbox, Counting::Left),
             Counting::Left,
         );
-        let mut sum = Products::new();
+        let mut sum = WideProducts::new();
         for xs in batches(data) {
             let hs = unsliced_reversed(counter_batch(&mut first, *z, &t, rk, sh));
             *z = Counting::Left.advance(*z, 64);
-            sum.add(&hs, xs);
+            add_batch(&mut sum, &hs, xs);
         }
         sum.total()
     }
@@ -149,14 +95,14 @@ unsafe fn seal_impl(
             keys.column_table(rk, &t.sbox, Counting::Left),
             Counting::Left,
         );
-        let mut sum = Products::new();
+        let mut sum = WideProducts::new();
         for chunk in buf.chunks_exact_mut(BATCH) {
             let chunk: &mut [u8; BATCH] = chunk.try_into().expect("whole batch");
             store_xor(counter_batch(&mut stream, *y, &t, rk, sh), chunk);
             *y = Counting::Right.advance(*y, 64);
             let hs = unsliced_reversed(counter_batch(&mut multipliers, *z, &t, rk, sh));
             *z = Counting::Left.advance(*z, 64);
-            sum.add(&hs, chunk);
+            add_batch(&mut sum, &hs, chunk);
         }
         sum.total()
     }

@@ -54,7 +54,7 @@ unsafe fn mul_sum_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 /// Within each 128-bit lane, byte `i` takes byte `15 - i`: big-endian blocks become
 /// little-endian 128-bit integers.
 #[inline(always)]
-unsafe fn reverse_lanes(x: __m512i) -> __m512i {
+pub(super) unsafe fn reverse_lanes(x: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512BW operation, enabled by the caller.
     unsafe {
         let order = _mm512_broadcast_i32x4(_mm_set_epi8(
@@ -77,33 +77,73 @@ unsafe fn sum_lanes(x: __m512i) -> __m128i {
     }
 }
 
+/// Unreduced products of four blocks at a time, summed per 128-bit lane: the coefficients
+/// of x^0..x^127, of x^64..x^191 and of x^128..x^255. Callers enable AVX-512F/BW and
+/// VPCLMULQDQ.
+pub(super) struct WideProducts {
+    low: __m512i,
+    middle: __m512i,
+    high: __m512i,
+}
+
+impl WideProducts {
+    #[inline(always)]
+    pub(super) unsafe fn new() -> Self {
+        // SAFETY: register-only AVX-512F operations, enabled by the caller.
+        unsafe {
+            Self {
+                low: _mm512_setzero_si512(),
+                middle: _mm512_setzero_si512(),
+                high: _mm512_setzero_si512(),
+            }
+        }
+    }
+
+    /// Adds the products of the four lanes of `a` and `b`, each lane a little-endian
+    /// 128-bit integer (see [`reverse_lanes`]).
+    #[inline(always)]
+    pub(super) unsafe fn add(&mut self, a: __m512i, b: __m512i) {
+        // SAFETY: register-only AVX-512F/VPCLMULQDQ operations, enabled by the caller.
+        unsafe {
+            self.low = _mm512_xor_si512(self.low, _mm512_clmulepi64_epi128::<0x00>(a, b));
+            self.high = _mm512_xor_si512(self.high, _mm512_clmulepi64_epi128::<0x11>(a, b));
+            self.middle = _mm512_ternarylogic_epi64::<0x96>(
+                self.middle,
+                _mm512_clmulepi64_epi128::<0x01>(a, b),
+                _mm512_clmulepi64_epi128::<0x10>(a, b),
+            );
+        }
+    }
+
+    /// The sum as the (low, high) halves of a 256-bit polynomial.
+    #[inline(always)]
+    pub(super) unsafe fn total(&self) -> (u128, u128) {
+        // SAFETY: register-only operations, enabled by the caller.
+        unsafe {
+            let (low, middle, high) = (
+                to_u128(sum_lanes(self.low)),
+                to_u128(sum_lanes(self.middle)),
+                to_u128(sum_lanes(self.high)),
+            );
+            (low ^ (middle << 64), high ^ (middle >> 64))
+        }
+    }
+}
+
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,pclmulqdq,sse2")]
 unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
     // SAFETY: the features are enabled on this function; every 64-byte load reads a whole
     // chunk of a checked slice.
     unsafe {
-        let mut lo = _mm512_setzero_si512();
-        let mut mid = _mm512_setzero_si512();
-        let mut hi = _mm512_setzero_si512();
+        let mut sum = WideProducts::new();
         let mut hs4 = hs.chunks_exact(64);
         let mut xs4 = xs.chunks_exact(64);
         for (h, x) in (&mut hs4).zip(&mut xs4) {
             let a = reverse_lanes(_mm512_loadu_si512(h.as_ptr().cast()));
             let b = reverse_lanes(_mm512_loadu_si512(x.as_ptr().cast()));
-            lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
-            hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
-            mid = _mm512_ternarylogic_epi64::<0x96>(
-                mid,
-                _mm512_clmulepi64_epi128::<0x01>(a, b),
-                _mm512_clmulepi64_epi128::<0x10>(a, b),
-            );
+            sum.add(a, b);
         }
-        let (lo, mid, hi) = (
-            to_u128(sum_lanes(lo)),
-            to_u128(sum_lanes(mid)),
-            to_u128(sum_lanes(hi)),
-        );
-        let (mut low, mut high) = (lo ^ (mid << 64), hi ^ (mid >> 64));
+        let (mut low, mut high) = sum.total();
         let (l, h) = mul_sum_impl(hs4.remainder(), xs4.remainder());
         low ^= l;
         high ^= h;
