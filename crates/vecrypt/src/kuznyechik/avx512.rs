@@ -366,20 +366,25 @@ impl SlicedKeys {
         slot.get_or_init(|| Box::new(unsafe { shares(rk, m, inverse) }))
     }
 
-    /// The first-round table of `counting`, made on first use.
+    /// What a call's counter batches of `counting` need to start at the second round; the
+    /// first-round table is made on first use.
     #[inline(always)]
-    pub(super) unsafe fn column_table(
+    pub(super) unsafe fn first_round(
         &self,
         rk: &RoundKeys,
         sbox: &[__m512i; 4],
         counting: Counting,
-    ) -> &ColumnTable {
+    ) -> FirstRound<'_> {
         let slot = match counting {
             Counting::Whole | Counting::Right => &self.low_byte_15,
             Counting::Left => &self.low_byte_7,
         };
-        // SAFETY: called only from functions that enable the features `column_table` needs.
-        slot.get_or_init(|| Box::new(unsafe { column_table(&rk.0[0], counting, sbox) }))
+        // SAFETY: called only from functions that enable the features `column_table` and
+        // `FirstRound::new` need.
+        unsafe {
+            let table = slot.get_or_init(|| Box::new(column_table(&rk.0[0], counting, sbox)));
+            FirstRound::new(rk, table, counting)
+        }
     }
 }
 
@@ -838,17 +843,19 @@ pub(super) unsafe fn store_xor(mut s: State, buf: &mut [u8; BATCH]) {
     }
 }
 
-/// The encrypted 64 counter blocks from `next`, in the sliced layout: started at the
-/// second round by `first`, or, for a batch that carries past the counter's second byte,
-/// written out and loaded.
+/// The encrypted 64 counter blocks from `counter`, in the sliced layout, and `counter`
+/// advanced past them: started at the second round by `first`, or, for a batch that
+/// carries past the counter's second byte, written out and loaded.
 #[inline(always)]
 pub(super) unsafe fn counter_batch(
     first: &mut FirstRound,
-    next: u128,
+    counter: &mut u128,
     t: &Tables,
     rk: &RoundKeys,
     sh: &Shares,
 ) -> State {
+    let next = *counter;
+    *counter = first.counting().advance(next, LANES as u64);
     // SAFETY: operations enabled by the caller on registers and on a local array.
     unsafe {
         match first.batch(next) {
@@ -887,13 +894,10 @@ unsafe fn ctr_impl(
         let mut stream = [0u8; BATCH];
         let mut chunks = buf.chunks_exact_mut(BATCH);
         if chunks.len() > 0 {
-            let table = keys.column_table(rk, &t.sbox, counting);
-            let mut first = FirstRound::new(rk, table, counting);
+            let mut first = keys.first_round(rk, &t.sbox, counting);
             for chunk in &mut chunks {
                 let chunk: &mut [u8; BATCH] = chunk.try_into().expect("whole batch");
-                let s = counter_batch(&mut first, next, &t, rk, sh());
-                next = counting.advance(next, LANES as u64);
-                store_xor(s, chunk);
+                store_xor(counter_batch(&mut first, &mut next, &t, rk, sh()), chunk);
             }
         }
         let rest = chunks.into_remainder();

@@ -16,7 +16,7 @@ use super::RoundKeys;
 use super::avx512::{
     BATCH, SlicedKeys, State, counter_batch, store_xor, tables, unsliced_reversed,
 };
-use super::avx512_counters::{Counting, FirstRound};
+use super::avx512_counters::Counting;
 use super::consts::PI;
 use super::x86_mgm::{WideProducts, reverse_lanes};
 use crate::cpu::Features;
@@ -58,15 +58,10 @@ unsafe fn absorb_impl(
     unsafe {
         let t = tables(&PI);
         let sh = keys.get(rk, &t.mul, false);
-        let mut first = FirstRound::new(
-            rk,
-            keys.column_table(rk, &t.sbox, Counting::Left),
-            Counting::Left,
-        );
+        let mut multipliers = keys.first_round(rk, &t.sbox, Counting::Left);
         let mut sum = WideProducts::new();
         for xs in batches(data) {
-            let hs = unsliced_reversed(counter_batch(&mut first, *z, &t, rk, sh));
-            *z = Counting::Left.advance(*z, 64);
+            let hs = unsliced_reversed(counter_batch(&mut multipliers, z, &t, rk, sh));
             add_batch(&mut sum, &hs, xs);
         }
         sum.total()
@@ -85,23 +80,13 @@ unsafe fn seal_impl(
     unsafe {
         let t = tables(&PI);
         let sh = keys.get(rk, &t.mul, false);
-        let mut stream = FirstRound::new(
-            rk,
-            keys.column_table(rk, &t.sbox, Counting::Right),
-            Counting::Right,
-        );
-        let mut multipliers = FirstRound::new(
-            rk,
-            keys.column_table(rk, &t.sbox, Counting::Left),
-            Counting::Left,
-        );
+        let mut stream = keys.first_round(rk, &t.sbox, Counting::Right);
+        let mut multipliers = keys.first_round(rk, &t.sbox, Counting::Left);
         let mut sum = WideProducts::new();
         for chunk in buf.chunks_exact_mut(BATCH) {
             let chunk: &mut [u8; BATCH] = chunk.try_into().expect("whole batch");
-            store_xor(counter_batch(&mut stream, *y, &t, rk, sh), chunk);
-            *y = Counting::Right.advance(*y, 64);
-            let hs = unsliced_reversed(counter_batch(&mut multipliers, *z, &t, rk, sh));
-            *z = Counting::Left.advance(*z, 64);
+            store_xor(counter_batch(&mut stream, y, &t, rk, sh), chunk);
+            let hs = unsliced_reversed(counter_batch(&mut multipliers, z, &t, rk, sh));
             add_batch(&mut sum, &hs, chunk);
         }
         sum.total()
