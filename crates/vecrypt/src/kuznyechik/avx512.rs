@@ -37,7 +37,9 @@
 //! ([`super::avx512_counters`]), and the keystream is XORed into the data as it leaves.
 //!
 //! Short inputs (fewer than [`SMALL_LIMIT`] blocks) take another
-//! path that costs per block rather than per batch: four blocks per register, one per
+//! path that costs per block rather than per batch (encryptions of one to three blocks,
+//! bound by the latency of one block, take the chain path of [`super::avx512_chain`]
+//! instead): four blocks per register, one per
 //! 128-bit lane, in the image of Kuznyechik's field under an isomorphism φ onto the AES
 //! field. There every constant multiplication is a GF2P8MULB, so L is sixteen products of
 //! an in-lane byte broadcast (VPSHUFB) with a column of L's matrix, XORed; S is the same
@@ -977,6 +979,9 @@ pub(super) fn expand_key(key: &[u8; 32]) -> Option<RoundKeys> {
 pub(super) fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) -> bool {
     if !available(crate::cpu::features()) {
         return false;
+    }
+    if super::avx512_chain::encrypt_few(rk, buf) {
+        return true;
     }
     // SAFETY: the required features were just checked.
     unsafe { encrypt_impl(rk, keys, buf) };
