@@ -37,9 +37,9 @@
 //! ([`super::avx512_counters`]), and the keystream is XORed into the data as it leaves.
 //!
 //! Short inputs (fewer than [`SMALL_LIMIT`] blocks) take another
-//! path that costs per block rather than per batch (encryptions of one to three blocks,
-//! bound by the latency of one block, take the chain path of [`super::avx512_chain`]
-//! instead): four blocks per register, one per
+//! path that costs per block rather than per batch (calls of up to three blocks encrypting
+//! or two decrypting, bound by the latency of one block, take the chain path of
+//! [`super::avx512_chain`] instead): four blocks per register, one per
 //! 128-bit lane, in the image of Kuznyechik's field under an isomorphism φ onto the AES
 //! field. There every constant multiplication is a GF2P8MULB, so L is sixteen products of
 //! an in-lane byte broadcast (VPSHUFB) with a column of L's matrix, XORed; S is the same
@@ -626,10 +626,10 @@ pub(super) unsafe fn unsliced_reversed(mut s: State) -> State {
 
 /// π and π⁻¹ seen through φ.
 pub(super) const PI_PHI: [u8; 256] = conjugate_by_phi(&PI);
-const PI_INV_PHI: [u8; 256] = conjugate_by_phi(&PI_INV);
+pub(super) const PI_INV_PHI: [u8; 256] = conjugate_by_phi(&PI_INV);
 /// The columns of L and L⁻¹ through φ.
 pub(super) const L_PHI: [[u8; 16]; 16] = phi_columns(false);
-const L_INV_PHI: [[u8; 16]; 16] = phi_columns(true);
+pub(super) const L_INV_PHI: [[u8; 16]; 16] = phi_columns(true);
 /// φ and φ⁻¹ as GF2P8AFFINEQB matrices.
 pub(super) const TO_PHI: u64 = matrix_of(&PHI);
 pub(super) const FROM_PHI: u64 = matrix_of(&PHI_INV);
@@ -980,7 +980,7 @@ pub(super) fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) 
     if !available(crate::cpu::features()) {
         return false;
     }
-    if super::avx512_chain::encrypt_few(rk, buf) {
+    if super::avx512_chain::few(rk, buf, false) {
         return true;
     }
     // SAFETY: the required features were just checked.
@@ -992,6 +992,9 @@ pub(super) fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) 
 pub(super) fn decrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) -> bool {
     if !available(crate::cpu::features()) {
         return false;
+    }
+    if super::avx512_chain::few(rk, buf, true) {
+        return true;
     }
     // SAFETY: the required features were just checked.
     unsafe { decrypt_impl(rk, keys, buf) };

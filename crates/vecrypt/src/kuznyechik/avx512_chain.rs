@@ -1,5 +1,5 @@
 //! The chained modes on AVX-512 (CBC encryption, CFB encryption, OFB, the CBC-MAC inside
-//! OMAC), one or two chains at a time, and encryption calls of one to three blocks: a path
+//! OMAC), one or two chains at a time, and calls of only a few blocks: a path
 //! built for the latency of one block rather than for throughput.
 //!
 //! Every block of a chain waits for the one before it, so what counts is the length of the
@@ -29,7 +29,7 @@
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
-use super::avx512::{FROM_PHI, L_PHI, PI_PHI, TO_PHI, available};
+use super::avx512::{FROM_PHI, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, TO_PHI, available};
 use crate::modes::Chain;
 
 /// Where state byte `j` lives in a register: byte `8 (j / 2) + j % 2`.
@@ -66,8 +66,8 @@ const fn product_at(c: usize, p: usize) -> (usize, usize) {
 }
 
 /// For each product register: the VPERMB index that broadcasts its inputs (`.0`), and the
-/// coefficients of L, through φ, that multiply them (`.1`).
-const PRODUCTS: ([[u8; 64]; 4], [[u8; 64]; 4]) = {
+/// coefficients of the linear layer with `columns` (through φ) that multiply them (`.1`).
+const fn products(columns: &[[u8; 16]; 16]) -> ([[u8; 64]; 4], [[u8; 64]; 4]) {
     let mut spread = [[0u8; 64]; 4];
     let mut coefficients = [[0u8; 64]; 4];
     let mut c = 0;
@@ -76,13 +76,17 @@ const PRODUCTS: ([[u8; 64]; 4], [[u8; 64]; 4]) = {
         while p < 64 {
             let (input, output) = product_at(c, p);
             spread[c][p] = place(input) as u8;
-            coefficients[c][p] = L_PHI[input][output];
+            coefficients[c][p] = columns[input][output];
             p += 1;
         }
         c += 1;
     }
     (spread, coefficients)
-};
+}
+
+/// The products of L and of L⁻¹.
+const PRODUCTS: ([[u8; 64]; 4], [[u8; 64]; 4]) = products(&L_PHI);
+const INVERSE_PRODUCTS: ([[u8; 64]; 4], [[u8; 64]; 4]) = products(&L_INV_PHI);
 
 /// The constants of the chain path and the round keys, through φ and in their places.
 /// The keys are wiped on drop.
@@ -135,12 +139,16 @@ unsafe fn leave(x: __m512i, block: &mut [u8; 16]) {
     }
 }
 
+/// The tables of one direction: π (or π⁻¹) and the products of L (or L⁻¹), through φ.
 #[inline(always)]
-unsafe fn chain_tables(rk: &RoundKeys) -> ChainTables {
+unsafe fn tables(
+    sbox: &[u8; 256],
+    products: &([[u8; 64]; 4], [[u8; 64]; 4]),
+    rk: &RoundKeys,
+) -> ChainTables {
     // SAFETY: register operations and loads of whole fixed-size arrays; features as in
     // `enter`.
     unsafe {
-        let p = &PI_PHI;
         let mut t = ChainTables {
             sbox: [_mm512_setzero_si512(); 4],
             spread: [_mm512_setzero_si512(); 4],
@@ -148,14 +156,36 @@ unsafe fn chain_tables(rk: &RoundKeys) -> ChainTables {
             rk: [_mm512_setzero_si512(); 10],
         };
         for (i, s) in t.sbox.iter_mut().enumerate() {
-            *s = load64(p[64 * i..64 * i + 64].try_into().unwrap_or(&[0; 64]));
+            *s = load64(sbox[64 * i..64 * i + 64].try_into().unwrap_or(&[0; 64]));
         }
         for c in 0..4 {
-            t.spread[c] = load64(&PRODUCTS.0[c]);
-            t.coefficients[c] = load64(&PRODUCTS.1[c]);
+            t.spread[c] = load64(&products.0[c]);
+            t.coefficients[c] = load64(&products.1[c]);
         }
         for (r, k) in t.rk.iter_mut().zip(&rk.0) {
             *r = enter(k);
+        }
+        t
+    }
+}
+
+/// The encryption tables, the round keys at their places.
+#[inline(always)]
+unsafe fn chain_tables(rk: &RoundKeys) -> ChainTables {
+    // SAFETY: features as in `enter`, enabled by the caller.
+    unsafe { tables(&PI_PHI, &PRODUCTS, rk) }
+}
+
+/// The decryption tables. A decryption round is `S⁻¹(L⁻¹(x ^ K))`, so the key that
+/// precedes L⁻¹ is kept as `L⁻¹(K)` and added after it, on its sum's last XOR: `rk[r]`
+/// holds L⁻¹(K_{r+1}) for `r` from 1 to 9, and `rk[0]` the last key, K_1, as it is.
+#[inline(always)]
+unsafe fn inverse_tables(rk: &RoundKeys) -> ChainTables {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe {
+        let mut t = tables(&PI_INV_PHI, &INVERSE_PRODUCTS, rk);
+        for r in (1..10).rev() {
+            t.rk[r] = linear(t.rk[r], &t, _mm512_setzero_si512());
         }
         t
     }
@@ -177,12 +207,11 @@ unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
     }
 }
 
-/// One round after the first key: S, L, and the next round key `k`.
+/// The linear layer of `t` on the state bytes at their places, plus `k`.
 #[inline(always)]
-unsafe fn round(x: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
+unsafe fn linear(s: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512F/BW/VBMI and GFNI operations, enabled by the caller.
     unsafe {
-        let s = substitute(x, &t.sbox);
         let mut products = [_mm512_setzero_si512(); 4];
         for (c, p) in products.iter_mut().enumerate() {
             let spread = _mm512_permutexvar_epi8(t.spread[c], s);
@@ -197,6 +226,13 @@ unsafe fn round(x: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
         );
         _mm512_ternarylogic_epi64::<0x96>(half, _mm512_srli_epi64::<48>(sum), k)
     }
+}
+
+/// One round after the first key: S, L, and the next round key `k`.
+#[inline(always)]
+unsafe fn round(x: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
+    // SAFETY: register-only operations, enabled by the caller.
+    unsafe { linear(substitute(x, &t.sbox), t, k) }
 }
 
 /// The nine rounds and the last key, on states that already have K_1 added. The chains'
@@ -334,24 +370,53 @@ unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
     }
 }
 
-/// The most blocks [`encrypt_few`] takes: up to three, one chain each beats the per-block
-/// path of [`super::avx512`] (one block 79 against 131 ns a call, two 94 against 132,
-/// three 115 against 132); at four that path's one register is as fast.
-const FEW: usize = 3;
+/// The inverse of [`encrypt_few_impl`]: nine rounds `S⁻¹(L⁻¹(x) ^ L⁻¹(K))`, then K_1.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
+    // SAFETY: as in `encrypt_few_impl`.
+    unsafe {
+        let t = inverse_tables(rk);
+        let mut x = [_mm512_setzero_si512(); Z];
+        for (x, b) in x.iter_mut().zip(buf.chunks_exact(16)) {
+            *x = enter(b.try_into().unwrap_or(&[0; 16]));
+        }
+        for k in t.rk[1..].iter().rev() {
+            for x in x.iter_mut() {
+                *x = substitute(linear(*x, &t, *k), &t.sbox);
+            }
+        }
+        for (x, b) in x.iter().zip(buf.chunks_exact_mut(16)) {
+            let d = _mm512_xor_si512(*x, t.rk[0]);
+            leave(d, b.try_into().unwrap_or_else(|_| unreachable!()));
+        }
+    }
+}
 
-/// Encrypts one to [`FEW`] independent blocks in place, each a chain of its own: for a
-/// call this short the latency of one block is the cost. `false`, and nothing done, for
-/// other lengths or without the CPU features.
-pub(super) fn encrypt_few(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if buf.is_empty() || buf.len() > 16 * FEW || !available(crate::cpu::features()) {
+/// The most blocks [`few`] takes: up to three, one chain each beats the per-block path of
+/// [`super::avx512`] (one block 79 against 131 ns a call, two 94 against 132, three 115
+/// against 132); at four that path's one register is as fast. Decryption first derives
+/// L⁻¹ of nine keys, which costs it about 30 ns a call (in a slower hour, one block 130
+/// against 155 ns, two 150 against 155, three 168 against 152), so it stops at two.
+const FEW: usize = 3;
+const FEW_DECRYPT: usize = 2;
+
+/// Encrypts one to [`FEW`] (or, with `decrypt`, decrypts one to [`FEW_DECRYPT`])
+/// independent blocks in place, each a chain of its own: for a call this short the latency
+/// of one block is the cost. `false`, and nothing done, for other lengths or without the
+/// CPU features.
+pub(super) fn few(rk: &RoundKeys, buf: &mut [u8], decrypt: bool) -> bool {
+    let most = if decrypt { FEW_DECRYPT } else { FEW };
+    if buf.is_empty() || buf.len() > 16 * most || !available(crate::cpu::features()) {
         return false;
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        match buf.len() {
-            16 => encrypt_few_impl::<1>(rk, buf),
-            32 => encrypt_few_impl::<2>(rk, buf),
-            48 => encrypt_few_impl::<3>(rk, buf),
+        match (buf.len(), decrypt) {
+            (16, false) => encrypt_few_impl::<1>(rk, buf),
+            (32, false) => encrypt_few_impl::<2>(rk, buf),
+            (48, false) => encrypt_few_impl::<3>(rk, buf),
+            (16, true) => decrypt_few_impl::<1>(rk, buf),
+            (32, true) => decrypt_few_impl::<2>(rk, buf),
             _ => return false,
         }
     }
