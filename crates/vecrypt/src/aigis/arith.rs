@@ -20,7 +20,7 @@ pub trait Arith {
     fn invntt(p: &mut Poly);
     /// r = sum_i a_i * b_i coefficient-wise, for up to four terms.
     fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]);
-    /// Â (or Âᵀ when `transposed`): entry [i][j] = Parse(XOF(ρ ‖ i ‖ j)), or ρ ‖ j ‖ i.
+    /// Â (or Âᵀ when `transposed`): entry `[i][j]` = Parse(XOF(ρ ‖ i ‖ j)), or ρ ‖ j ‖ i.
     /// Coefficients in [0, q).
     fn gen_matrix(
         mode: HashMode,
@@ -52,7 +52,7 @@ pub trait Arith {
     ) {
         default_matrix_and_hashes::<Self>(mode, rho, k, transposed, a, hashes)
     }
-    /// out[i] = CBD_{etas[i]}(PRF(seed, i)) for every i < etas.len(): the nonces of one
+    /// `out[i] = CBD_{etas[i]}(PRF(seed, i))` for every i < etas.len(): the nonces of one
     /// operation are always 0, 1, 2, ...
     fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
     /// Every coefficient to its representative in [0, q) (any i16 input).

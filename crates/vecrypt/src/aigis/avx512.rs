@@ -129,8 +129,9 @@ fn decompress_vbmi<const D: usize>(p: &mut Poly, bytes: &[u8]) {
     }
 }
 
-/// [`parse_fast`] on AVX-512: sixteen 13-bit values (two groups) per step, gathered with
-/// a byte permutation, shifted into place, and the accepted ones compressed to the front.
+/// [`parse_fast`](super::sampling::parse_fast) on AVX-512: sixteen 13-bit values (two
+/// groups) per step, gathered with a byte permutation, shifted into place, and the accepted
+/// ones compressed to the front.
 /// The only branches depend on the public matrix seed.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
 #[inline]

@@ -24,7 +24,7 @@ const REGS: usize = N / LANES;
 /// The in-register layers, by distance 16, 8, 4, 2, 1.
 const IN_REGISTER: usize = 5;
 
-/// Per-lane twiddles of the in-register layers: entry [l][v] is register v of the layer
+/// Per-lane twiddles of the in-register layers: entry `[l][v]` is register v of the layer
 /// at distance 16 >> l; `inverse` picks the inverse transform's order (group g at distance
 /// d uses ZETAS[256 / d - 1 - g] instead of ZETAS[128 / d + g]).
 const fn lane_zetas(inverse: bool) -> [[[i16; LANES]; REGS]; IN_REGISTER] {

@@ -68,7 +68,7 @@ pub struct Shake<const RATE: usize> {
     used: usize,
 }
 
-/// Round constants of Keccak-f[1600].
+/// Round constants of Keccak-f\[1600\].
 pub const KECCAK_RC: [u64; 24] = [
     0x0000_0000_0000_0001,
     0x0000_0000_0000_8082,
@@ -96,7 +96,7 @@ pub const KECCAK_RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 
-/// The rounds of Keccak-f[1600] written out lane by lane (theta, then rho and pi folded into
+/// The rounds of Keccak-f\[1600\] written out lane by lane (theta, then rho and pi folded into
 /// the chi inputs) so the 25 state words stay in registers; one text for the scalar
 /// permutation and the multi-lane ones, each passing its own word operations.
 /// `$rol::<L, R>` rotates left by `L` (`R = 64 - L`, for shift-based rotations).
@@ -225,7 +225,7 @@ fn splat64(v: u64) -> u64 {
     v
 }
 
-/// Keccak-f[1600] on one state: `keccak_f1600_rounds` on 64-bit words, so the state stays
+/// Keccak-f\[1600\] on one state: `keccak_f1600_rounds` on 64-bit words, so the state stays
 /// in registers; inlined into each backend's entry point, where the compiler may use BMI
 /// instructions.
 #[inline(always)]
@@ -233,7 +233,7 @@ pub fn keccak_f1600(s: &mut [u64; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, chi64, rol64, splat64);
 }
 
-/// A Keccak-f[1600] for the one-state sponges (the hashes H and G); a backend may bring a
+/// A Keccak-f\[1600\] for the one-state sponges (the hashes H and G); a backend may bring a
 /// faster one than [`keccak_f1600`].
 pub trait KeccakF {
     fn permute(s: &mut [u64; 25]);

@@ -1,6 +1,6 @@
 //! The CPA-secure public-key encryption underneath the KEM, generic over the backend.
 //!
-//! Differences from Kyber that matter for byte-exactness: Â[i][j] comes from ρ ‖ i ‖ j;
+//! Differences from Kyber that matter for byte-exactness: `Â[i][j]` comes from ρ ‖ i ‖ j;
 //! the public key holds t compressed in the normal domain (encryption runs k extra NTTs);
 //! the message is subtracted from v (bit 1 encodes as (q + 1) / 2); secrets and errors use
 //! different binomial widths.

@@ -36,7 +36,7 @@ const fn bitrev8(x: usize) -> u32 {
     (x as u8).reverse_bits() as u32
 }
 
-/// ZETAS[k] = psi^bitrev8(k) * 2^16 mod q (centred): the twiddle of butterfly group k, in
+/// `ZETAS[k] = psi^bitrev8(k) * 2^16 mod q` (centred): the twiddle of butterfly group k, in
 /// Montgomery form so that one Montgomery product applies it.
 pub const ZETAS: [i16; N] = {
     let mut z = [0i16; N];

@@ -1,4 +1,4 @@
-//! Polynomials of R_q = Z_q[X]/(X^256 + 1) and their byte formats.
+//! Polynomials of R_q = `Z_q[X]/(X^256 + 1)` and their byte formats.
 
 use zeroize::Zeroize;
 

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] on several independent states at once: 4 lanes of AVX2, 8 of AVX-512.
+//! Keccak-f\[1600\] on several independent states at once: 4 lanes of AVX2, 8 of AVX-512.
 //!
 //! The matrix (k² SHAKE128 streams) and the noise (2k + 1 SHAKE256 streams) of one operation
 //! are independent, so one vector permutation advances 4 or 8 of them. State word w of
@@ -101,13 +101,13 @@ fn splat512(v: u64) -> __m512i {
 // The permutations below are the shared round text of `hash::keccak_f1600_rounds` over
 // four-lane and eight-lane words.
 
-/// Keccak-f[1600] on four states (AVX2).
+/// Keccak-f\[1600\] on four states (AVX2).
 #[target_feature(enable = "avx2")]
 pub fn f1600_x4(s: &mut [__m256i; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor256, xor5_256, chi256, rol256, splat256);
 }
 
-/// Keccak-f[1600] on four states with the AVX-512VL logic and rotations on 256-bit
+/// Keccak-f\[1600\] on four states with the AVX-512VL logic and rotations on 256-bit
 /// registers: half the instructions of the AVX2 form, and 256-bit operations issue on three
 /// ports where 512-bit ones have two, so it costs about 0.7 of the eight-lane permutation.
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
@@ -148,7 +148,7 @@ fn splat128(v: u64) -> __m128i {
     _mm_set1_epi64x(v as i64)
 }
 
-/// Keccak-f[1600] on one state held in vector registers (AVX-512VL): three-input logic and
+/// Keccak-f\[1600\] on one state held in vector registers (AVX-512VL): three-input logic and
 /// native rotations, and 32 registers instead of 16, so no state word spills; about 10%
 /// faster than the general-purpose-register form here.
 #[target_feature(enable = "avx512f,avx512vl")]
@@ -165,7 +165,7 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
     }
 }
 
-/// Keccak-f[1600] on eight states (AVX-512).
+/// Keccak-f\[1600\] on eight states (AVX-512).
 #[target_feature(enable = "avx512f")]
 pub fn f1600_x8(s: &mut [__m512i; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor512, xor5_512, chi512, rol512, splat512);

@@ -446,7 +446,7 @@ unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
     unsafe { s[I] = xor(s[I], _mm512_set1_epi8(k[I] as i8)) }
 }
 
-/// E = X[K10] L S X[K9] ... L S X[K1], with K2..K10 folded into the L steps.
+/// `E = X[K10] L S X[K9] ... L S X[K1]`, with K2..K10 folded into the L steps.
 #[inline(always)]
 unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys, sh: &Shares) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -471,7 +471,7 @@ unsafe fn encrypt_after_first(s: &mut State, t: &Tables, sh: &Shares) {
     }
 }
 
-/// D = X[K1] S⁻¹ L⁻¹ X[K2] ... S⁻¹ L⁻¹ X[K10], with K2..K10 folded into the L⁻¹ steps.
+/// `D = X[K1] S⁻¹ L⁻¹ X[K2] ... S⁻¹ L⁻¹ X[K10]`, with K2..K10 folded into the L⁻¹ steps.
 #[inline(always)]
 unsafe fn decrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys, sh: &Shares) {
     // SAFETY: register-only operations, enabled by the caller.

@@ -63,7 +63,7 @@ half!(u8);
 half!(u64);
 half!(u128);
 
-/// The S-box on every nibble: y = s[x] with x = x3x2x1x0.
+/// The S-box on every nibble: `y = s[x]` with `x = x3x2x1x0`.
 #[inline(always)]
 pub(super) fn sbox<H: Half>(v: H) -> H {
     let m = H::splat(0x11);

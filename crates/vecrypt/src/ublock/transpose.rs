@@ -176,7 +176,7 @@ pub(super) fn slice<L: Exchanges, V: Variant>(src: &[u8], s: &mut Sliced<L>, mid
     }
 }
 
-/// The inverse of [`slice`], each block XORed with what `xor` says as it is stored.
+/// The inverse of [`slice()`], each block XORed with what `xor` says as it is stored.
 #[inline(always)]
 pub(super) fn unslice<L: Exchanges, V: Variant>(
     s: &Sliced<L>,
