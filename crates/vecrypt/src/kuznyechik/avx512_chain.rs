@@ -352,21 +352,41 @@ pub(super) fn chain(rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut 
     true
 }
 
+/// The first `Z` blocks of `buf`, each entered as its own chain.
+#[inline(always)]
+unsafe fn enter_blocks<const Z: usize>(buf: &[u8]) -> [__m512i; Z] {
+    // SAFETY: `enter` on whole 16-byte blocks; features enabled by the caller.
+    unsafe {
+        let mut x = [_mm512_setzero_si512(); Z];
+        for (x, b) in x.iter_mut().zip(buf.chunks_exact(16)) {
+            *x = enter(b.try_into().unwrap_or(&[0; 16]));
+        }
+        x
+    }
+}
+
+/// The inverse of [`enter_blocks`].
+#[inline(always)]
+unsafe fn leave_blocks<const Z: usize>(x: &[__m512i; Z], buf: &mut [u8]) {
+    // SAFETY: `leave` on whole 16-byte blocks; features enabled by the caller.
+    unsafe {
+        for (x, b) in x.iter().zip(buf.chunks_exact_mut(16)) {
+            leave(*x, b.try_into().unwrap_or_else(|_| unreachable!()));
+        }
+    }
+}
+
 /// `Z` blocks as `Z` chains of one step, their rounds alternating.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
-    // SAFETY: the features are enabled on this function; every block is a 16-byte array
-    // taken from the slice by `chunks_exact`.
+    // SAFETY: the features are enabled on this function; the helpers take whole blocks.
     unsafe {
         let t = chain_tables(rk);
-        let mut x = [_mm512_setzero_si512(); Z];
-        for (x, b) in x.iter_mut().zip(buf.chunks_exact(16)) {
-            *x = _mm512_xor_si512(enter(b.try_into().unwrap_or(&[0; 16])), t.rk[0]);
+        let mut x = enter_blocks::<Z>(buf);
+        for x in x.iter_mut() {
+            *x = _mm512_xor_si512(*x, t.rk[0]);
         }
-        let e = rounds(x, &t);
-        for (e, b) in e.iter().zip(buf.chunks_exact_mut(16)) {
-            leave(*e, b.try_into().unwrap_or_else(|_| unreachable!()));
-        }
+        leave_blocks(&rounds(x, &t), buf);
     }
 }
 
@@ -376,19 +396,16 @@ unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_few_impl`.
     unsafe {
         let t = inverse_tables(rk);
-        let mut x = [_mm512_setzero_si512(); Z];
-        for (x, b) in x.iter_mut().zip(buf.chunks_exact(16)) {
-            *x = enter(b.try_into().unwrap_or(&[0; 16]));
-        }
+        let mut x = enter_blocks::<Z>(buf);
         for k in t.rk[1..].iter().rev() {
             for x in x.iter_mut() {
                 *x = substitute(linear(*x, &t, *k), &t.sbox);
             }
         }
-        for (x, b) in x.iter().zip(buf.chunks_exact_mut(16)) {
-            let d = _mm512_xor_si512(*x, t.rk[0]);
-            leave(d, b.try_into().unwrap_or_else(|_| unreachable!()));
+        for x in x.iter_mut() {
+            *x = _mm512_xor_si512(*x, t.rk[0]);
         }
+        leave_blocks(&x, buf);
     }
 }
 
