@@ -50,6 +50,7 @@ use core::arch::x86_64::*;
 use std::sync::OnceLock;
 
 use super::RoundKeys;
+use super::avx512_chain::{ChainKeys, chain_keys};
 pub(super) use super::avx512_counters::Counting;
 use super::avx512_counters::{ColumnTable, FirstRound, column_table};
 use super::consts::{
@@ -345,13 +346,15 @@ impl Drop for Shares {
 /// Kept, they make a one-batch call cost the same per batch as a long one.
 ///
 /// The tables of [`ColumnTable`] for counter batches are kept the same way, one per kind of
-/// counter that has run (the whole block and MGM's right half share one).
+/// counter that has run (the whole block and MGM's right half share one), and so are the
+/// round keys of the chain path ([`ChainKeys`]).
 #[derive(Clone, Default)]
 pub(super) struct SlicedKeys {
     encrypt: OnceLock<Box<Shares>>,
     decrypt: OnceLock<Box<Shares>>,
     low_byte_15: OnceLock<Box<ColumnTable>>,
     low_byte_7: OnceLock<Box<ColumnTable>>,
+    chain: OnceLock<Box<ChainKeys>>,
 }
 
 impl SlicedKeys {
@@ -366,6 +369,14 @@ impl SlicedKeys {
         };
         // SAFETY: called only from functions that enable the features `shares` needs.
         slot.get_or_init(|| Box::new(unsafe { shares(rk, m, inverse) }))
+    }
+
+    /// The round keys of the chain path, both directions, made on first use.
+    #[inline(always)]
+    pub(super) unsafe fn chain(&self, rk: &RoundKeys) -> &ChainKeys {
+        // SAFETY: called only from functions that enable the features `chain_keys` needs.
+        self.chain
+            .get_or_init(|| Box::new(unsafe { chain_keys(rk) }))
     }
 
     /// What a call's counter batches of `counting` need to start at the second round; the
@@ -980,7 +991,7 @@ pub(super) fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) 
     if !available(crate::cpu::features()) {
         return false;
     }
-    if super::avx512_chain::few(rk, buf, false) {
+    if super::avx512_chain::few(rk, keys, buf, false) {
         return true;
     }
     // SAFETY: the required features were just checked.
@@ -993,7 +1004,7 @@ pub(super) fn decrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) 
     if !available(crate::cpu::features()) {
         return false;
     }
-    if super::avx512_chain::few(rk, buf, true) {
+    if super::avx512_chain::few(rk, keys, buf, true) {
         return true;
     }
     // SAFETY: the required features were just checked.

@@ -29,7 +29,9 @@
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
-use super::avx512::{FROM_PHI, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, TO_PHI, available};
+use super::avx512::{
+    FROM_PHI, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, SlicedKeys, TO_PHI, available,
+};
 use crate::modes::Chain;
 
 /// Where state byte `j` lives in a register: byte `8 (j / 2) + j % 2`.
@@ -139,15 +141,15 @@ unsafe fn leave(x: __m512i, block: &mut [u8; 16]) {
     }
 }
 
-/// The tables of one direction: π (or π⁻¹) and the products of L (or L⁻¹), through φ.
+/// The tables of one direction: π (or π⁻¹), the products of L (or L⁻¹), through φ, and
+/// that direction's keys from [`ChainKeys`].
 #[inline(always)]
 unsafe fn tables(
     sbox: &[u8; 256],
     products: &([[u8; 64]; 4], [[u8; 64]; 4]),
-    rk: &RoundKeys,
+    keys: &[[u8; 64]; 10],
 ) -> ChainTables {
-    // SAFETY: register operations and loads of whole fixed-size arrays; features as in
-    // `enter`.
+    // SAFETY: loads of whole fixed-size arrays; AVX-512F is enabled by the caller.
     unsafe {
         let mut t = ChainTables {
             sbox: [_mm512_setzero_si512(); 4],
@@ -162,32 +164,66 @@ unsafe fn tables(
             t.spread[c] = load64(&products.0[c]);
             t.coefficients[c] = load64(&products.1[c]);
         }
-        for (r, k) in t.rk.iter_mut().zip(&rk.0) {
-            *r = enter(k);
+        for (r, k) in t.rk.iter_mut().zip(keys) {
+            *r = load64(k);
         }
         t
     }
 }
 
-/// The encryption tables, the round keys at their places.
+/// The encryption tables.
 #[inline(always)]
-unsafe fn chain_tables(rk: &RoundKeys) -> ChainTables {
-    // SAFETY: features as in `enter`, enabled by the caller.
-    unsafe { tables(&PI_PHI, &PRODUCTS, rk) }
+unsafe fn chain_tables(keys: &ChainKeys) -> ChainTables {
+    // SAFETY: features enabled by the caller.
+    unsafe { tables(&PI_PHI, &PRODUCTS, &keys.encrypt) }
 }
 
-/// The decryption tables. A decryption round is `S⁻¹(L⁻¹(x ^ K))`, so the key that
-/// precedes L⁻¹ is kept as `L⁻¹(K)` and added after it, on its sum's last XOR: `rk[r]`
-/// holds L⁻¹(K_{r+1}) for `r` from 1 to 9, and `rk[0]` the last key, K_1, as it is.
+/// The decryption tables.
 #[inline(always)]
-unsafe fn inverse_tables(rk: &RoundKeys) -> ChainTables {
-    // SAFETY: register-only operations, enabled by the caller.
+unsafe fn inverse_tables(keys: &ChainKeys) -> ChainTables {
+    // SAFETY: features enabled by the caller.
+    unsafe { tables(&PI_INV_PHI, &INVERSE_PRODUCTS, &keys.decrypt) }
+}
+
+/// The round keys of both directions as the chain path adds them, made once per key and
+/// kept in [`super::avx512::SlicedKeys`]: `encrypt[r]` is K_{r+1} through φ at its places.
+/// A decryption round is `S⁻¹(L⁻¹(x ^ K))`, so the key that precedes L⁻¹ is kept as
+/// `L⁻¹(K)` and added after it, on its sum's last XOR: `decrypt[r]` holds L⁻¹(K_{r+1}) for
+/// `r` from 1 to 9, and `decrypt[0]` the last key, K_1, as it is. Wiped on drop.
+#[derive(Clone)]
+pub(super) struct ChainKeys {
+    encrypt: [[u8; 64]; 10],
+    decrypt: [[u8; 64]; 10],
+}
+
+impl Drop for ChainKeys {
+    fn drop(&mut self) {
+        crate::wipe::bytes(self.encrypt.as_flattened_mut());
+        crate::wipe::bytes(self.decrypt.as_flattened_mut());
+    }
+}
+
+/// Makes [`ChainKeys`]. Called from a `OnceLock` initializer, which inherits no target
+/// features, hence the attribute.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+pub(super) unsafe fn chain_keys(rk: &RoundKeys) -> ChainKeys {
+    // SAFETY: the features are enabled on this function; loads and stores of whole 64-byte
+    // rows of fixed-size arrays.
     unsafe {
-        let mut t = tables(&PI_INV_PHI, &INVERSE_PRODUCTS, rk);
-        for r in (1..10).rev() {
-            t.rk[r] = linear(t.rk[r], &t, _mm512_setzero_si512());
+        let mut keys = ChainKeys {
+            encrypt: [[0; 64]; 10],
+            decrypt: [[0; 64]; 10],
+        };
+        for (out, k) in keys.encrypt.iter_mut().zip(&rk.0) {
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), enter(k));
         }
-        t
+        let t = tables(&PI_INV_PHI, &INVERSE_PRODUCTS, &keys.encrypt);
+        keys.decrypt[0] = keys.encrypt[0];
+        for r in 1..10 {
+            let k = linear(t.rk[r], &t, _mm512_setzero_si512());
+            _mm512_storeu_si512(keys.decrypt[r].as_mut_ptr().cast(), k);
+        }
+        keys
     }
 }
 
@@ -299,6 +335,7 @@ unsafe fn step<const Z: usize>(
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 unsafe fn chain_impl<const Z: usize>(
     rk: &RoundKeys,
+    keys: &SlicedKeys,
     mode: Chain,
     register: &mut [u8],
     buf: &mut [u8],
@@ -306,7 +343,7 @@ unsafe fn chain_impl<const Z: usize>(
     // SAFETY: the features are enabled on this function; every block is a 16-byte array
     // taken from the slices by `chunks_exact`.
     unsafe {
-        let t = chain_tables(rk);
+        let t = chain_tables(keys.chain(rk));
         let mut v = [_mm512_setzero_si512(); Z];
         for (v, r) in v.iter_mut().zip(register.chunks_exact(16)) {
             *v = enter(r.try_into().unwrap_or(&[0; 16]));
@@ -337,15 +374,21 @@ unsafe fn chain_impl<const Z: usize>(
 /// Runs `mode` over the whole blocks of `buf` with a register of one or two blocks (one
 /// chain each, block `i` on chain `i % z`); `false`, and nothing done, for other register
 /// lengths or without the CPU features.
-pub(super) fn chain(rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> bool {
+pub(super) fn chain(
+    rk: &RoundKeys,
+    keys: &SlicedKeys,
+    mode: Chain,
+    register: &mut [u8],
+    buf: &mut [u8],
+) -> bool {
     if !available(crate::cpu::features()) {
         return false;
     }
     // SAFETY: the required features were just checked.
     unsafe {
         match register.len() {
-            16 => chain_impl::<1>(rk, mode, register, buf),
-            32 => chain_impl::<2>(rk, mode, register, buf),
+            16 => chain_impl::<1>(rk, keys, mode, register, buf),
+            32 => chain_impl::<2>(rk, keys, mode, register, buf),
             _ => return false,
         }
     }
@@ -378,10 +421,10 @@ unsafe fn leave_blocks<const Z: usize>(x: &[__m512i; Z], buf: &mut [u8]) {
 
 /// `Z` blocks as `Z` chains of one step, their rounds alternating.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
+unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers take whole blocks.
     unsafe {
-        let t = chain_tables(rk);
+        let t = chain_tables(keys.chain(rk));
         let mut x = enter_blocks::<Z>(buf);
         for x in x.iter_mut() {
             *x = _mm512_xor_si512(*x, t.rk[0]);
@@ -392,10 +435,10 @@ unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
 
 /// The inverse of [`encrypt_few_impl`]: nine rounds `S⁻¹(L⁻¹(x) ^ L⁻¹(K))`, then K_1.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
-unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
+unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_few_impl`.
     unsafe {
-        let t = inverse_tables(rk);
+        let t = inverse_tables(keys.chain(rk));
         let mut x = enter_blocks::<Z>(buf);
         for k in t.rk[1..].iter().rev() {
             for x in x.iter_mut() {
@@ -411,9 +454,9 @@ unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, buf: &mut [u8]) {
 
 /// The most blocks [`few`] takes: up to three, one chain each beats the per-block path of
 /// [`super::avx512`] (one block 79 against 131 ns a call, two 94 against 132, three 115
-/// against 132); at four that path's one register is as fast. Decryption first derives
-/// L⁻¹ of nine keys, which costs it about 30 ns a call (in a slower hour, one block 130
-/// against 155 ns, two 150 against 155, three 168 against 152), so it stops at two.
+/// against 132); at four that path's one register is as fast. Decryption gains less (in a
+/// slower hour, one block 105 to 118 against 155 ns, two 125 to 137 against 155, three 146
+/// to 160 against 152), so it stops at two.
 const FEW: usize = 3;
 const FEW_DECRYPT: usize = 2;
 
@@ -421,7 +464,7 @@ const FEW_DECRYPT: usize = 2;
 /// independent blocks in place, each a chain of its own: for a call this short the latency
 /// of one block is the cost. `false`, and nothing done, for other lengths or without the
 /// CPU features.
-pub(super) fn few(rk: &RoundKeys, buf: &mut [u8], decrypt: bool) -> bool {
+pub(super) fn few(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8], decrypt: bool) -> bool {
     let most = if decrypt { FEW_DECRYPT } else { FEW };
     if buf.is_empty() || buf.len() > 16 * most || !available(crate::cpu::features()) {
         return false;
@@ -429,11 +472,11 @@ pub(super) fn few(rk: &RoundKeys, buf: &mut [u8], decrypt: bool) -> bool {
     // SAFETY: the required features were just checked.
     unsafe {
         match (buf.len(), decrypt) {
-            (16, false) => encrypt_few_impl::<1>(rk, buf),
-            (32, false) => encrypt_few_impl::<2>(rk, buf),
-            (48, false) => encrypt_few_impl::<3>(rk, buf),
-            (16, true) => decrypt_few_impl::<1>(rk, buf),
-            (32, true) => decrypt_few_impl::<2>(rk, buf),
+            (16, false) => encrypt_few_impl::<1>(rk, keys, buf),
+            (32, false) => encrypt_few_impl::<2>(rk, keys, buf),
+            (48, false) => encrypt_few_impl::<3>(rk, keys, buf),
+            (16, true) => decrypt_few_impl::<1>(rk, keys, buf),
+            (32, true) => decrypt_few_impl::<2>(rk, keys, buf),
             _ => return false,
         }
     }

@@ -272,7 +272,9 @@ impl BlockKernel for Kuznyechik {
 
     fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 && avx512_chain::chain(&self.rk, mode, register, buf) {
+        if self.backend == Backend::Avx512
+            && avx512_chain::chain(&self.rk, &self.sliced, mode, register, buf)
+        {
             return;
         }
         crate::modes::chain_by_steps(self, mode, register, buf);
