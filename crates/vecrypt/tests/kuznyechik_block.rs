@@ -115,15 +115,20 @@ fn sixty_five_block_vectors() {
     }
 }
 
-/// The wide kernels keep per-direction key material made on first use: whichever direction
-/// comes first, in clones made before or after that, and with threads racing to make it,
-/// every call must give the bytes of a cipher used once.
+/// The wide kernels, and the short-call path of one or two blocks, keep per-direction key
+/// material made on first use: whichever direction comes first, in clones made before or
+/// after that, and with threads racing to make it, every call must give the bytes of a
+/// cipher used once.
 #[test]
 fn kept_key_material_is_per_cipher_and_per_direction() {
     let vectors = vectors();
     for backend in Kuznyechik::backends() {
-        for (key, pt, ct) in vectors.iter().take(3) {
-            let (pt, ct) = (pt.repeat(130), ct.repeat(130));
+        for ((key, pt, ct), blocks) in vectors
+            .iter()
+            .take(3)
+            .flat_map(|v| [(v, 1), (v, 2), (v, 130)])
+        {
+            let (pt, ct) = (pt.repeat(blocks), ct.repeat(blocks));
             let other = Kuznyechik::with_backend(&vectors[5].0, backend).unwrap();
 
             let c = Kuznyechik::with_backend(key, backend).unwrap();
