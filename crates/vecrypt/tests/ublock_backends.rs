@@ -284,3 +284,47 @@ fn fresh_key_one_block_matches_soft() {
     fresh_key_one_block::<V128_256>(8);
     fresh_key_one_block::<V256_256>(9);
 }
+
+/// The cost-split parts of the fully bitsliced kernels (a benchmark aid): the transposition
+/// alone gives the input back, the rounds alone change it, both cover whole batches only,
+/// and backends without such a kernel do nothing.
+#[cfg(feature = "kernel-parts")]
+fn kernel_parts<V: Variant>() {
+    use vecrypt::ublock::KernelPart;
+    let mut rng = Rng(0x5eed_0000 + V::BLOCK as u64);
+    let key = rng.bytes(V::KEY);
+    for backend in Ublock::<V>::backends() {
+        let c = Ublock::<V>::with_backend(&key, backend).unwrap();
+        let data = rng.bytes(2 * 512 * V::BLOCK + 3 * V::BLOCK);
+        let mut b = data.clone();
+        let done = c.run_kernel_part(KernelPart::Transposition, &mut b);
+        assert_eq!(b, data, "{backend}: transposition alone is the identity");
+        let batch = 256 * V::BLOCK;
+        assert_eq!(done % batch, 0, "{backend}: whole batches");
+        let mut r = data.clone();
+        let rounds = c.run_kernel_part(KernelPart::Rounds, &mut r);
+        assert_eq!(rounds, done, "{backend}: both parts cover the same batches");
+        assert_eq!(r[done..], data[done..], "{backend}: the tail is untouched");
+        let expect_kernel = matches!(backend, Backend::Avx512 | Backend::Avx2);
+        assert_eq!(done > 0, expect_kernel, "{backend}: has a bitsliced kernel");
+        if done > 0 {
+            assert_ne!(r[..done], data[..done], "{backend}: the rounds ran");
+        }
+        let paper = Ublock::<V>::with_paper_layout(&key);
+        if let Ok(p) = paper {
+            assert_eq!(
+                p.run_kernel_part(KernelPart::Rounds, &mut r),
+                0,
+                "paper layout"
+            );
+        }
+    }
+}
+
+#[cfg(feature = "kernel-parts")]
+#[test]
+fn kernel_parts_all_variants() {
+    kernel_parts::<V128_128>();
+    kernel_parts::<V128_256>();
+    kernel_parts::<V256_256>();
+}

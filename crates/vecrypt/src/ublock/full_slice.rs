@@ -464,6 +464,41 @@ pub(super) fn ecb<L: Exchanges, V: Variant, const DECRYPT: bool>(
     done
 }
 
+/// One part of [`ecb`] encryption alone over the whole batches at the front of `buf`, for
+/// timing: with `ROUNDS` the rounds on the batch's bytes taken as a sliced state as they
+/// are (plain loads and stores), otherwise the transposition into the sliced form and back
+/// with no rounds. Returns how many bytes it covered; what it writes is not ciphertext.
+#[cfg(feature = "kernel-parts")]
+#[inline(always)]
+pub(super) fn ecb_part<L: Exchanges, V: Variant, const ROUNDS: bool>(
+    keys: &SliceKeys,
+    buf: &mut [u8],
+) -> usize {
+    let batch = batch_bytes::<L, V>();
+    let bits = 8 * V::BLOCK;
+    let mut states = new_states::<L>();
+    let [s, t] = &mut states;
+    let mut done = 0;
+    for chunk in buf.chunks_exact_mut(batch) {
+        if ROUNDS {
+            for (x, b) in s[..bits].iter_mut().zip(chunk.chunks_exact(L::BYTES)) {
+                *x = L::load(b);
+            }
+            encrypt::<L, V>(s, t, keys);
+            for (x, b) in s[..bits].iter().zip(chunk.chunks_exact_mut(L::BYTES)) {
+                x.store(b);
+            }
+        } else {
+            transpose::slice::<L, V>(chunk, s, t);
+            transpose::unslice::<L, V>(s, chunk, t, XorWith::Nothing);
+        }
+        done += batch;
+    }
+    wipe_state(s);
+    wipe_state(t);
+    done
+}
+
 /// CBC decryption over the whole batches at the front of `buf`; returns how many bytes it
 /// covered, and leaves the last ciphertext block it read in `iv`.
 #[inline(always)]

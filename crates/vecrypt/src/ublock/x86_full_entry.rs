@@ -21,6 +21,37 @@ macro_rules! full_slice_entry_points {
             full_slice::ctr::<$reg, V>(keys, counter, buf)
         }
 
+        #[cfg(feature = "kernel-parts")]
+        #[target_feature(enable = $features)]
+        fn ecb_part_full<V: Variant, const ROUNDS: bool>(
+            keys: &SliceKeys,
+            buf: &mut [u8],
+        ) -> usize {
+            full_slice::ecb_part::<$reg, V, ROUNDS>(keys, buf)
+        }
+
+        /// One part of ECB encryption alone (see `full_slice::ecb_part`): the rounds with
+        /// `rounds`, else the transposition. Returns the bytes done (0 when the CPU lacks the
+        /// features); the output is not ciphertext.
+        #[cfg(feature = "kernel-parts")]
+        pub(super) fn ecb_part<V: Variant>(
+            keys: &SliceKeys,
+            buf: &mut [u8],
+            rounds: bool,
+        ) -> usize {
+            if !$available() {
+                return 0;
+            }
+            // SAFETY: the features the functions enable were just checked.
+            unsafe {
+                if rounds {
+                    ecb_part_full::<V, true>(keys, buf)
+                } else {
+                    ecb_part_full::<V, false>(keys, buf)
+                }
+            }
+        }
+
         /// Bytes of one batch: calls shorter than this take the other kernels.
         pub(super) const fn batch<V: Variant>() -> usize {
             full_slice::batch_bytes::<$reg, V>()
