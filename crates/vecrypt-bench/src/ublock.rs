@@ -1,7 +1,7 @@
 //! uBlock: every backend of vecrypt side by side, ECB/CTR/CBC over 1 MiB, keying plus one
 //! block, and CBC over many keys at once. Backends with a fully bitsliced kernel also show
-//! its ECB encryption split into the rounds alone and the transposition alone, the measured
-//! bound of that kernel.
+//! its ECB split into the rounds alone (each direction) and the transposition alone, the
+//! measured bound of that kernel.
 //!
 //! The SSSE3 backend (one nibble per byte, the design document's layout) is listed first for
 //! every operation, so the ratio column reads as the speed-up over that baseline. No other
@@ -76,11 +76,14 @@ fn long_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
         row("ctr", &mut |b| c.apply_ctr(&iv, b).unwrap());
         row("cbc-encrypt", &mut |b| c.encrypt_cbc(&iv, b).unwrap());
         row("cbc-decrypt", &mut |b| c.decrypt_cbc(&iv, b).unwrap());
-        // How the bitsliced kernel's ECB encryption splits, where the backend has one: its
-        // rounds alone and its transposition alone (neither output is ciphertext).
+        // How the bitsliced kernel's ECB splits, where the backend has one: its rounds of
+        // either direction alone and its transposition alone (no output is ciphertext).
         if c.run_kernel_part(KernelPart::Rounds, &mut vec![0u8; LONG]) > 0 {
             row("ecb rounds only", &mut |b| {
                 c.run_kernel_part(KernelPart::Rounds, b);
+            });
+            row("ecb-decrypt rounds only", &mut |b| {
+                c.run_kernel_part(KernelPart::DecryptionRounds, b);
             });
             row("ecb transposition only", &mut |b| {
                 c.run_kernel_part(KernelPart::Transposition, b);

@@ -286,8 +286,9 @@ fn fresh_key_one_block_matches_soft() {
 }
 
 /// The cost-split parts of the fully bitsliced kernels (a benchmark aid): the transposition
-/// alone gives the input back, the rounds alone change it, both cover whole batches only,
-/// and backends without such a kernel do nothing.
+/// alone gives the input back, the encryption rounds alone change it and the decryption
+/// rounds alone undo them, all cover whole batches only, and backends without such a
+/// kernel do nothing.
 #[cfg(feature = "kernel-parts")]
 fn kernel_parts<V: Variant>() {
     use vecrypt::ublock::KernelPart;
@@ -310,6 +311,15 @@ fn kernel_parts<V: Variant>() {
         if done > 0 {
             assert_ne!(r[..done], data[..done], "{backend}: the rounds ran");
         }
+        let back = c.run_kernel_part(KernelPart::DecryptionRounds, &mut r);
+        assert_eq!(
+            back, done,
+            "{backend}: decryption rounds cover the same batches"
+        );
+        assert_eq!(
+            r, data,
+            "{backend}: decryption rounds undo encryption rounds"
+        );
         let paper = Ublock::<V>::with_paper_layout(&key);
         if let Ok(p) = paper {
             assert_eq!(

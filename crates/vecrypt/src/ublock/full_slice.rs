@@ -464,13 +464,14 @@ pub(super) fn ecb<L: Exchanges, V: Variant, const DECRYPT: bool>(
     done
 }
 
-/// One part of [`ecb`] encryption alone over the whole batches at the front of `buf`, for
-/// timing: with `ROUNDS` the rounds on the batch's bytes taken as a sliced state as they
-/// are (plain loads and stores), otherwise the transposition into the sliced form and back
-/// with no rounds. Returns how many bytes it covered; what it writes is not ciphertext.
+/// One part of [`ecb`] alone over the whole batches at the front of `buf`, for timing:
+/// `PART` 1 is the encryption rounds and 2 the decryption rounds, on the batch's bytes taken
+/// as a sliced state as they are (plain loads and stores); 0 is the transposition into the
+/// sliced form and back, with no rounds. Returns how many bytes it covered; what it writes
+/// is not ciphertext.
 #[cfg(feature = "kernel-parts")]
 #[inline(always)]
-pub(super) fn ecb_part<L: Exchanges, V: Variant, const ROUNDS: bool>(
+pub(super) fn ecb_part<L: Exchanges, V: Variant, const PART: u8>(
     keys: &SliceKeys,
     buf: &mut [u8],
 ) -> usize {
@@ -480,11 +481,15 @@ pub(super) fn ecb_part<L: Exchanges, V: Variant, const ROUNDS: bool>(
     let [s, t] = &mut states;
     let mut done = 0;
     for chunk in buf.chunks_exact_mut(batch) {
-        if ROUNDS {
+        if PART > 0 {
             for (x, b) in s[..bits].iter_mut().zip(chunk.chunks_exact(L::BYTES)) {
                 *x = L::load(b);
             }
-            encrypt::<L, V>(s, t, keys);
+            if PART == 1 {
+                encrypt::<L, V>(s, t, keys);
+            } else {
+                decrypt::<L, V>(s, t, keys);
+            }
             for (x, b) in s[..bits].iter().zip(chunk.chunks_exact_mut(L::BYTES)) {
                 x.store(b);
             }

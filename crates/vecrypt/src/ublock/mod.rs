@@ -305,26 +305,25 @@ impl<V: Variant> Ublock<V> {
         (i <= V::ROUNDS).then(|| &self.rk().0[i][..V::BLOCK])
     }
 
-    /// Runs one part of this backend's fully bitsliced ECB encryption kernel alone over the
-    /// whole batches at the front of `buf`, to time how that kernel's cost splits: the
-    /// rounds on the bytes as they are, or the transposition into the sliced form and back.
-    /// What it writes is **not ciphertext**. Returns the bytes covered: 0 on backends
-    /// without that kernel (and with the paper layout), or when `buf` is shorter than a
-    /// batch.
+    /// Runs one part of this backend's fully bitsliced ECB kernel alone over the whole
+    /// batches at the front of `buf`, to time how that kernel's cost splits: the rounds of
+    /// either direction on the bytes as they are, or the transposition into the sliced form
+    /// and back. What it writes is **not ciphertext**. Returns the bytes covered: 0 on
+    /// backends without that kernel (and with the paper layout), or when `buf` is shorter
+    /// than a batch.
     #[cfg(feature = "kernel-parts")]
     pub fn run_kernel_part(&self, part: KernelPart, buf: &mut [u8]) -> usize {
-        let rounds = part == KernelPart::Rounds;
         #[cfg(target_arch = "x86_64")]
         match self.backend {
             _ if self.paper_layout => {}
-            Backend::Avx512 => return avx512_full::ecb_part::<V>(self.slices(), buf, rounds),
+            Backend::Avx512 => return avx512_full::ecb_part::<V>(self.slices(), buf, part),
             Backend::Avx2 if avx2_gfni_full::available() => {
-                return avx2_gfni_full::ecb_part::<V>(self.slices(), buf, rounds);
+                return avx2_gfni_full::ecb_part::<V>(self.slices(), buf, part);
             }
-            Backend::Avx2 => return avx2_full::ecb_part::<V>(self.slices(), buf, rounds),
+            Backend::Avx2 => return avx2_full::ecb_part::<V>(self.slices(), buf, part),
             _ => {}
         }
-        let _ = (rounds, buf);
+        let _ = (part, buf);
         0
     }
 }
@@ -333,8 +332,10 @@ impl<V: Variant> Ublock<V> {
 #[cfg(feature = "kernel-parts")]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum KernelPart {
-    /// The rounds (with the first key), on data taken as already sliced.
+    /// The encryption rounds (with the first key), on data taken as already sliced.
     Rounds,
+    /// The decryption rounds, likewise.
+    DecryptionRounds,
     /// Slicing the blocks and unslicing them, with no rounds between.
     Transposition,
 }

@@ -23,31 +23,27 @@ macro_rules! full_slice_entry_points {
 
         #[cfg(feature = "kernel-parts")]
         #[target_feature(enable = $features)]
-        fn ecb_part_full<V: Variant, const ROUNDS: bool>(
-            keys: &SliceKeys,
-            buf: &mut [u8],
-        ) -> usize {
-            full_slice::ecb_part::<$reg, V, ROUNDS>(keys, buf)
+        fn ecb_part_full<V: Variant, const PART: u8>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
+            full_slice::ecb_part::<$reg, V, PART>(keys, buf)
         }
 
-        /// One part of ECB encryption alone (see `full_slice::ecb_part`): the rounds with
-        /// `rounds`, else the transposition. Returns the bytes done (0 when the CPU lacks the
-        /// features); the output is not ciphertext.
+        /// One part of ECB alone (see `full_slice::ecb_part`). Returns the bytes done (0
+        /// when the CPU lacks the features); the output is not ciphertext.
         #[cfg(feature = "kernel-parts")]
         pub(super) fn ecb_part<V: Variant>(
             keys: &SliceKeys,
             buf: &mut [u8],
-            rounds: bool,
+            part: super::KernelPart,
         ) -> usize {
             if !$available() {
                 return 0;
             }
             // SAFETY: the features the functions enable were just checked.
             unsafe {
-                if rounds {
-                    ecb_part_full::<V, true>(keys, buf)
-                } else {
-                    ecb_part_full::<V, false>(keys, buf)
+                match part {
+                    super::KernelPart::Transposition => ecb_part_full::<V, 0>(keys, buf),
+                    super::KernelPart::Rounds => ecb_part_full::<V, 1>(keys, buf),
+                    super::KernelPart::DecryptionRounds => ecb_part_full::<V, 2>(keys, buf),
                 }
             }
         }
