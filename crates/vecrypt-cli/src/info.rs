@@ -6,7 +6,10 @@ use vecrypt::registry;
 use crate::Failure;
 
 pub fn run() -> Result<(), Failure> {
-    println!("cpu features: {}", cpu::features().names().join(" "));
+    println!(
+        "cpu features: {}",
+        cpu::features().names().collect::<Vec<_>>().join(" ")
+    );
     match cpu::forced_backend() {
         Some(b) => println!("forced backend: {b} (VECRYPT_BACKEND or the API)"),
         None => println!("forced backend: none"),

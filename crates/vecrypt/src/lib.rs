@@ -16,6 +16,13 @@
 //! assert_eq!(&data, b"any length at all in CTR mode");
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(unsafe_code, unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 pub mod aes;
 pub mod aigis;
 pub mod cpu;
@@ -26,6 +33,7 @@ pub mod registry;
 pub mod ublock;
 mod wipe;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_wipe;
 
 pub use cpu::Backend;

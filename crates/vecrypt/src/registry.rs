@@ -3,19 +3,8 @@
 
 use crate::Error;
 use crate::cpu::Backend;
+pub use crate::modes::NamedCipher;
 use crate::modes::{BlockKernel, BlockModes, MultiKey};
-
-/// A cipher that can be named and keyed at run time.
-pub trait NamedCipher: BlockKernel + Send + Sync + 'static {
-    /// The name used by the CLI and reports, e.g. `ublock-128-128`.
-    const NAME: &'static str;
-    /// Key length in bytes.
-    const KEY_LEN: usize;
-    /// The backends this CPU can run for this cipher, best first.
-    fn backends() -> Vec<Backend>;
-    /// Keys the cipher on `backend`, or on the automatic choice with `None`.
-    fn keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error>;
-}
 
 /// One keyed cipher, any algorithm.
 pub trait DynCipher: Send + Sync {

@@ -13,7 +13,7 @@ pub(crate) fn integers<T: DefaultIsZeroes>(s: &mut [T]) -> bool
 where
     [T]: Zeroize,
 {
-    if !cpu::features().avx2 {
+    if !cpu::features().has("avx2") {
         return false;
     }
     // SAFETY: AVX2 was checked just above.

@@ -17,7 +17,7 @@ const WIDE: usize = 8;
 /// Whether this CPU runs the code of this file.
 pub(crate) fn runnable() -> bool {
     let f = cpu::features();
-    f.aes && f.sse2 && f.ssse3 && f.sse41 && f.pclmulqdq
+    f.has("aes") && f.has("sse2") && f.has("ssse3") && f.has("sse4.1") && f.has("pclmulqdq")
 }
 
 #[target_feature(enable = "sse2")]

@@ -24,6 +24,7 @@
 //! assert_eq!(block[..4], [0x69, 0xc4, 0xe0, 0xd8]);
 //! ```
 
+#[allow(unsafe_code)]
 mod aesni;
 mod cmac;
 mod feedback;
@@ -31,6 +32,7 @@ mod gcm;
 mod ghash;
 mod key_schedule;
 mod soft;
+#[allow(unsafe_code)]
 mod vaes;
 mod xts;
 
@@ -52,9 +54,9 @@ use cipher::{
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
-use crate::cpu::{self, Backend, Candidate};
+use crate::cpu::{self, Backend, Candidate, kernels};
+use crate::modes::NamedCipher;
 use crate::modes::{BlockKernel, KernelBackend};
-use crate::registry::NamedCipher;
 
 /// One AES key size.
 pub trait KeySize: Copy + Send + Sync + 'static + private::Sealed {
@@ -123,10 +125,10 @@ pub(crate) enum CounterWidth {
 
 /// The backends of AES, best first.
 const CANDIDATES: &[Candidate] = &[
-    (Backend::Vaes512, |_| vaes::zmm::runnable()),
-    (Backend::Vaes256, |_| vaes::ymm::runnable()),
-    (Backend::AesNi, |_| aesni::runnable()),
-    (Backend::Soft, |_| true),
+    Candidate::new(Backend::Vaes512, &[kernels::AES_VAES512, kernels::AES_NI]),
+    Candidate::new(Backend::Vaes256, &[kernels::AES_VAES256, kernels::AES_NI]),
+    Candidate::new(Backend::AesNi, &[kernels::AES_NI]),
+    Candidate::portable(Backend::Soft),
 ];
 
 /// A keyed AES cipher. The round keys are zeroized on drop.

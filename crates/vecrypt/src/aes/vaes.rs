@@ -717,7 +717,12 @@ pub(crate) mod zmm {
 
     fn features_present() -> bool {
         let f = cpu::features();
-        f.vaes && f.vpclmulqdq && f.avx512f && f.avx512bw && f.avx512vl && f.avx2
+        f.has("vaes")
+            && f.has("vpclmulqdq")
+            && f.has("avx512f")
+            && f.has("avx512bw")
+            && f.has("avx512vl")
+            && f.has("avx2")
     }
 
     #[target_feature(
@@ -964,7 +969,7 @@ pub(crate) mod ymm {
 
     fn features_present() -> bool {
         let f = cpu::features();
-        f.vaes && f.vpclmulqdq && f.avx2 && f.avx
+        f.has("vaes") && f.has("vpclmulqdq") && f.has("avx2") && f.has("avx")
     }
 
     #[target_feature(enable = "avx2,avx,vaes,vpclmulqdq,aes,pclmulqdq,sse4.1,ssse3")]

@@ -1009,7 +1009,7 @@ impl Arith for Avx2 {
 }
 
 fn runs() -> bool {
-    cpu::features().avx2
+    cpu::features().has("avx2")
 }
 
 /// The safe entry points of a backend over `$scheme` (`kem` or `compact`): each checks the

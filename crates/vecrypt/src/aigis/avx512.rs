@@ -297,7 +297,9 @@ impl Arith for Avx512 {
 
 fn runs() -> bool {
     let f = cpu::features();
-    f.avx2 && f.avx512_bw_vl() && f.avx512vbmi
+    f.has("avx2")
+        && (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
+        && f.has("avx512vbmi")
 }
 
 avx2::kem_entry_points!(

@@ -34,10 +34,13 @@ macro_rules! by_set {
 
 mod arith;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512_ntt;
 mod cbd;
 pub mod compact;
@@ -54,15 +57,18 @@ mod sampling;
 mod soft;
 mod wipe;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_keccak;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_sm3;
 #[cfg(all(test, target_arch = "x86_64"))]
+#[allow(unsafe_code)]
 mod x86_stack;
 use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::cpu::{self, Backend, Candidate};
+use crate::cpu::{self, Backend, Candidate, kernels};
 
 pub use compact::AigisCompact;
 pub use hash::HashMode;
@@ -149,11 +155,19 @@ impl ParamSet {
 
 /// The backends of Aigis-enc, best first.
 pub(crate) const CANDIDATES: &[Candidate] = &[
-    (Backend::Avx512, |f| {
-        f.avx512_bw_vl() && f.avx512vbmi && f.avx2
-    }),
-    (Backend::Avx2, |f| f.avx2),
-    (Backend::Soft, |_| true),
+    Candidate::new(
+        Backend::Avx512,
+        &[kernels::AIGIS_AVX512, kernels::AIGIS_KECCAK_AVX512],
+    ),
+    Candidate::new(
+        Backend::Avx2,
+        &[
+            kernels::AIGIS_AVX2,
+            kernels::AIGIS_KECCAK_AVX2,
+            kernels::AIGIS_SM3_AVX2,
+        ],
+    ),
+    Candidate::portable(Backend::Soft),
 ];
 
 /// The backends this CPU can run for Aigis-enc, best first.

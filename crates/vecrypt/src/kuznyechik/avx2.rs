@@ -41,7 +41,7 @@ const BATCH: usize = LANES * 16;
 
 /// Whether this CPU can run the backend.
 pub(super) fn available(f: &Features) -> bool {
-    f.avx2
+    f.has("avx2")
 }
 
 type State = [__m256i; 16];
@@ -648,6 +648,7 @@ impl Drop for Pad {
     }
 }
 
+#[allow(unsafe_code)]
 mod x86_gfni;
 
 /// Below this many blocks the GFNI entry points run blocks two at a time instead of as a
@@ -892,7 +893,7 @@ unsafe fn expand_key_gfni(key: &[u8; 32]) -> RoundKeys {
 /// The key schedule, when this CPU has AVX2 and GFNI.
 pub(super) fn expand_key(key: &[u8; 32]) -> Option<RoundKeys> {
     let f = crate::cpu::features();
-    if !(available(f) && f.gfni) {
+    if !(available(f) && f.has("gfni")) {
         return None;
     }
     // SAFETY: the required features were just checked.
@@ -906,7 +907,7 @@ pub(super) fn encrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) -> bool {
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        if crate::cpu::features().gfni {
+        if crate::cpu::features().has("gfni") {
             encrypt_gfni(rk, buf)
         } else {
             encrypt_shuffles(rk, buf)
@@ -922,7 +923,7 @@ pub(super) fn decrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) -> bool {
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        if crate::cpu::features().gfni {
+        if crate::cpu::features().has("gfni") {
             decrypt_gfni(rk, buf)
         } else {
             decrypt_shuffles(rk, buf)
@@ -938,7 +939,7 @@ pub(super) fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> boo
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        if crate::cpu::features().gfni {
+        if crate::cpu::features().has("gfni") {
             ctr_gfni(rk, counter, buf)
         } else {
             ctr_shuffles(rk, counter, buf)
@@ -1018,7 +1019,7 @@ mod tests {
     #[test]
     fn shuffle_and_gfni_paths_match_portable() {
         let f = crate::cpu::features();
-        if !f.avx2 {
+        if !f.has("avx2") {
             return;
         }
         let mut rk = [[0u8; 16]; 10];
@@ -1041,7 +1042,7 @@ mod tests {
         let mut want = data.clone();
         super::super::soft::encrypt_blocks(rk, &mut want);
         let mut paths: Vec<(&str, bool)> = vec![("shuffles", false)];
-        if f.gfni {
+        if f.has("gfni") {
             paths.push(("gfni", true));
         }
         for (name, gfni) in paths {

@@ -70,7 +70,9 @@ const SMALL_LIMIT: usize = 21;
 
 /// Whether this CPU can run the backend.
 pub(super) fn available(f: &Features) -> bool {
-    f.avx512_bw_vl() && f.avx512vbmi && f.gfni
+    (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
+        && f.has("avx512vbmi")
+        && f.has("gfni")
 }
 
 pub(super) type State = [__m512i; 16];

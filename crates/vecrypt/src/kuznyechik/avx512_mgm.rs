@@ -23,7 +23,7 @@ use crate::cpu::Features;
 
 /// Whether this CPU can run the fused batches.
 pub(super) fn available(f: &Features) -> bool {
-    super::avx512::available(f) && f.vpclmulqdq
+    super::avx512::available(f) && f.has("vpclmulqdq")
 }
 
 /// Adds `H_i * X_i` for the 64 blocks of a batch: `hs` from [`unsliced_reversed`], `xs`

@@ -59,20 +59,26 @@ macro_rules! unroll16 {
 
 pub mod acpkm;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512_chain;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512_counters;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512_mgm;
 pub(crate) mod consts;
 pub mod mgm;
 mod soft;
 mod table_leaky;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_mgm;
 
 use core::fmt;
@@ -85,9 +91,9 @@ use cipher::{
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
-use crate::cpu::{self, Backend, Candidate};
+use crate::cpu::{self, Backend, Candidate, kernels};
+use crate::modes::NamedCipher;
 use crate::modes::{BlockKernel, Chain, KernelBackend};
-use crate::registry::NamedCipher;
 
 pub use mgm::KuznyechikMgm;
 
@@ -141,12 +147,10 @@ impl RoundKeys {
 
 /// The backends of Kuznyechik, best first.
 const CANDIDATES: &[Candidate] = &[
-    #[cfg(target_arch = "x86_64")]
-    (Backend::Avx512, avx512::available),
-    #[cfg(target_arch = "x86_64")]
-    (Backend::Avx2, avx2::available),
-    (Backend::TableLeaky, |_| true),
-    (Backend::Soft, |_| true),
+    Candidate::new(Backend::Avx512, &[kernels::KUZNYECHIK_AVX512]),
+    Candidate::new(Backend::Avx2, &[kernels::KUZNYECHIK_AVX2]),
+    Candidate::portable(Backend::TableLeaky),
+    Candidate::portable(Backend::Soft),
 ];
 
 /// A keyed Kuznyechik cipher. The round keys are zeroized on drop.

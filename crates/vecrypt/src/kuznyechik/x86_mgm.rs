@@ -11,7 +11,7 @@ use crate::cpu::Features;
 
 /// Whether this CPU can run [`mul_sum`].
 pub(super) fn available(f: &Features) -> bool {
-    f.pclmulqdq && f.sse2
+    f.has("pclmulqdq") && f.has("sse2")
 }
 
 #[inline(always)]
@@ -156,7 +156,7 @@ unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 /// modulo 2^64. `false` if the CPU lacks AVX-512BW (the caller then fills block by block).
 pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
     let f = crate::cpu::features();
-    if !(f.avx512f && f.avx512bw) {
+    if !(f.has("avx512f") && f.has("avx512bw")) {
         return false;
     }
     assert!(out.len() >= 16 * blocks);
@@ -210,7 +210,7 @@ unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, 
 /// of a 256-bit polynomial; `None` if the CPU lacks PCLMULQDQ.
 pub(super) fn mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
     let f = crate::cpu::features();
-    if f.avx512f && f.avx512bw && f.vpclmulqdq && available(f) {
+    if f.has("avx512f") && f.has("avx512bw") && f.has("vpclmulqdq") && available(f) {
         // SAFETY: the required features were just checked.
         return Some(unsafe { mul_sum_wide_impl(hs, xs) });
     }

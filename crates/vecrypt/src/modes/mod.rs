@@ -154,6 +154,18 @@ fn check_blocks<K: BlockKernel>(len: usize) -> Result<(), Error> {
     }
 }
 
+/// A cipher that can be named and keyed at run time.
+pub trait NamedCipher: BlockKernel + Send + Sync + 'static {
+    /// The name used by the CLI and reports, e.g. `ublock-128-128`.
+    const NAME: &'static str;
+    /// Key length in bytes.
+    const KEY_LEN: usize;
+    /// The backends this CPU can run for this cipher, best first.
+    fn backends() -> Vec<Backend>;
+    /// Keys the cipher on `backend`, or on the automatic choice with `None`.
+    fn keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error>;
+}
+
 pub(crate) fn block_copy<K: BlockKernel>(iv: &[u8]) -> Result<[u8; MAX_BLOCK], Error> {
     if iv.len() != K::BLOCK {
         return Err(Error::IvLength {

@@ -17,7 +17,7 @@ use crate::cpu;
 /// Whether this CPU runs the backend.
 pub(super) fn available() -> bool {
     let f = cpu::features();
-    f.avx2
+    f.has("avx2")
 }
 
 /// A 256-bit register. Only built inside this file's `#[target_feature]` functions, which

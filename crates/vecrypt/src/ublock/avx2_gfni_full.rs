@@ -22,7 +22,7 @@ use crate::cpu;
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
     let f = cpu::features();
-    f.avx2 && f.gfni
+    f.has("avx2") && f.has("gfni")
 }
 
 /// A 256-bit register whose bit transpose is `GF2P8AFFINEQB`. Only built inside this file's

@@ -38,7 +38,7 @@ const C: u8 = 0xaa;
 /// Whether this CPU runs the backend.
 pub(super) fn available() -> bool {
     let f = cpu::features();
-    f.avx512_bw_vl()
+    f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl")
 }
 
 /// A 512-bit register. Only built inside this file's `#[target_feature]` functions, which

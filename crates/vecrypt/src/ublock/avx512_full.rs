@@ -20,7 +20,9 @@ use crate::cpu;
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
     let f = cpu::features();
-    f.avx512_bw_vl() && f.avx512vbmi && f.gfni
+    (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
+        && f.has("avx512vbmi")
+        && f.has("gfni")
 }
 
 /// Every 64-bit lane: byte `b` is `1 << (7 - b)`, the operand that makes `GF2P8AFFINEQB`

@@ -39,14 +39,19 @@
 //! ```
 
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx2_full;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx2_gfni_full;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod avx512_full;
 mod bitslice;
 pub(crate) mod consts;
@@ -54,13 +59,17 @@ mod full_slice;
 mod key_schedule;
 mod soft;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod ssse3;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_full_entry;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_paired;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod x86_wide_nibbles;
 
 use core::fmt;
@@ -76,9 +85,9 @@ use cipher::{
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
-use crate::cpu::{self, Backend, Candidate};
+use crate::cpu::{self, Backend, Candidate, kernels};
+use crate::modes::NamedCipher;
 use crate::modes::{self, BlockKernel, KernelBackend};
-use crate::registry::NamedCipher;
 use bitslice::PlaneKeys;
 use full_slice::SliceKeys;
 
@@ -175,13 +184,27 @@ pub(crate) fn wipe<T: Default>(x: &mut T) {
 
 /// The backends of uBlock, best first.
 const CANDIDATES: &[Candidate] = &[
-    #[cfg(target_arch = "x86_64")]
-    (Backend::Avx512, |f| f.avx512_bw_vl() && f.ssse3),
-    #[cfg(target_arch = "x86_64")]
-    (Backend::Avx2, |f| f.avx2 && f.ssse3),
-    #[cfg(target_arch = "x86_64")]
-    (Backend::Ssse3, |f| f.ssse3),
-    (Backend::Soft, |_| true),
+    Candidate::new(
+        Backend::Avx512,
+        &[
+            kernels::UBLOCK_PLANES_AVX512,
+            kernels::UBLOCK_PAIRED_AVX2,
+            kernels::UBLOCK_NIBBLES_AVX2,
+            kernels::UBLOCK_NIBBLES_SSSE3,
+        ],
+    ),
+    Candidate::new(
+        Backend::Avx2,
+        &[
+            kernels::UBLOCK_PLANES_AVX2,
+            kernels::UBLOCK_SLICED_AVX2,
+            kernels::UBLOCK_PAIRED_AVX2,
+            kernels::UBLOCK_NIBBLES_AVX2,
+            kernels::UBLOCK_NIBBLES_SSSE3,
+        ],
+    ),
+    Candidate::new(Backend::Ssse3, &[kernels::UBLOCK_NIBBLES_SSSE3]),
+    Candidate::portable(Backend::Soft),
 ];
 
 /// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.

@@ -35,7 +35,7 @@ use crate::cpu;
 
 /// Whether this CPU runs the backend.
 pub(super) fn available() -> bool {
-    cpu::features().ssse3
+    cpu::features().has("ssse3")
 }
 
 /// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
@@ -624,7 +624,7 @@ entry_points!(
 /// ECB encryption one block at a time (VEX-encoded when `vex` and AVX2 allow); `false`
 /// (nothing done) without SSSE3.
 pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
-    if vex && cpu::features().avx2 {
+    if vex && cpu::features().has("avx2") {
         // SAFETY: AVX2 was just checked.
         unsafe { ecb_encrypt_avx2::<V>(rk, buf) };
     } else if available() {
@@ -638,7 +638,7 @@ pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool)
 
 /// ECB decryption one block at a time; `false` (nothing done) without SSSE3.
 pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
-    if vex && cpu::features().avx2 {
+    if vex && cpu::features().has("avx2") {
         // SAFETY: AVX2 was just checked.
         unsafe { ecb_decrypt_avx2::<V>(rk, buf) };
     } else if available() {
@@ -657,7 +657,7 @@ pub(super) fn cbc_encrypt<V: Variant>(
     buf: &mut [u8],
     vex: bool,
 ) -> bool {
-    if vex && cpu::features().avx2 {
+    if vex && cpu::features().has("avx2") {
         // SAFETY: AVX2 was just checked.
         unsafe { cbc_encrypt_avx2::<V>(rk, iv, buf) };
     } else if available() {
@@ -671,7 +671,7 @@ pub(super) fn cbc_encrypt<V: Variant>(
 
 /// The key schedule into `rk`; `false` (nothing done) without SSSE3.
 pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
-    if cpu::features().avx2 {
+    if cpu::features().has("avx2") {
         // SAFETY: AVX2 was just checked.
         unsafe { key_avx2::<V>(key, rk) };
     } else if available() {
@@ -689,7 +689,7 @@ pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8], vex
     if key.len() != V::KEY || block.len() != V::BLOCK {
         return false;
     }
-    if vex && cpu::features().avx2 {
+    if vex && cpu::features().has("avx2") {
         // SAFETY: AVX2 was just checked.
         unsafe { one_avx2::<V>(key, block) };
     } else if available() {

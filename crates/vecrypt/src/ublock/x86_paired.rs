@@ -27,7 +27,7 @@ use crate::cpu;
 
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
-    cpu::features().avx2
+    cpu::features().has("avx2")
 }
 
 /// A half of the state of four blocks: one register for 128-bit blocks, two for 256-bit ones.

@@ -24,7 +24,9 @@ use crate::cpu;
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
     let f = cpu::features();
-    f.avx2 && f.avx512_bw_vl() && f.avx512vbmi
+    f.has("avx2")
+        && (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
+        && f.has("avx512vbmi")
 }
 
 // The helpers below are reached only from `cbc_encrypt_vbmi`, entered after `available()`;
