@@ -32,9 +32,6 @@ pub mod modes;
 pub mod registry;
 pub mod ublock;
 mod wipe;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod x86_wipe;
 
 pub use cpu::Backend;
 pub use error::Error;

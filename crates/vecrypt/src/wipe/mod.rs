@@ -1,9 +1,31 @@
-//! Wiping secrets in bulk. `zeroize` writes one volatile store per element, which for the
-//! kilobytes of keystream, multipliers, noise and secret polynomials of one call costs
-//! thousands of cycles (an 8 KiB byte buffer alone is about 8000 stores); the vector path
-//! writes whole registers instead, still volatile, so the stores cannot be removed as dead.
+//! The one way the library wipes secrets: volatile stores the compiler cannot drop as dead,
+//! followed by a compiler fence.
+//!
+//! `zeroize` writes one volatile store per element, which for the kilobytes of keystream,
+//! multipliers, noise and secret polynomials of one call costs thousands of cycles (an 8 KiB
+//! byte buffer alone is about 8000 stores); on x86-64 with AVX2 the integer slices are
+//! written whole registers at a time instead ([`x86`]), still volatile. [`value`] overwrites
+//! one fixed-size value (round keys, a key) with a single volatile store of its default.
+
+#![allow(unsafe_code)]
+
+use core::sync::atomic::{Ordering, compiler_fence};
 
 use zeroize::{DefaultIsZeroes, Zeroize};
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+/// Overwrites `x` with `T::default()` through one volatile store. For plain data (integers
+/// and arrays of them), where the default is all zeros.
+#[inline(always)]
+#[allow(dead_code)]
+pub fn value<T: Copy + Default>(x: &mut T) {
+    // SAFETY: `x` is a valid, aligned, exclusive reference; `T: Copy` has no drop glue, so
+    // overwriting it without dropping the old value leaks nothing.
+    unsafe { core::ptr::write_volatile(x, T::default()) };
+    compiler_fence(Ordering::SeqCst);
+}
 
 /// Zeroes `bytes`.
 #[inline(always)]
@@ -30,7 +52,7 @@ where
     [T]: Zeroize,
 {
     #[cfg(target_arch = "x86_64")]
-    if crate::x86_wipe::integers(s) {
+    if x86::integers(s) {
         return;
     }
     s.zeroize();
@@ -39,6 +61,17 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn a_value_becomes_its_default() {
+        let mut keys = [[0x5au8; 32]; 25];
+        value(&mut keys);
+        assert_eq!(keys, [[0u8; 32]; 25]);
+        let mut word = u64::MAX;
+        value(&mut word);
+        assert_eq!(word, 0);
+    }
 
     #[test]
     fn every_byte_and_word_becomes_zero_and_nothing_else() {

@@ -5,7 +5,7 @@ use core::sync::atomic::{Ordering, compiler_fence};
 
 use zeroize::{DefaultIsZeroes, Zeroize};
 
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Integer elements only: every bit pattern of their bytes is a valid `__m256i`. `false` if
 /// the CPU lacks AVX2 (the caller then falls back to `zeroize`).
@@ -13,7 +13,7 @@ pub(crate) fn integers<T: DefaultIsZeroes>(s: &mut [T]) -> bool
 where
     [T]: Zeroize,
 {
-    if !cpu::features().has("avx2") {
+    if !kernels::WIPE_AVX2.runs() {
         return false;
     }
     // SAFETY: AVX2 was checked just above.
@@ -21,7 +21,7 @@ where
     true
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(WIPE_AVX2)]
 fn slice_avx2<T: DefaultIsZeroes>(s: &mut [T])
 where
     [T]: Zeroize,
