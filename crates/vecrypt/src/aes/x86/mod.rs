@@ -6,19 +6,9 @@
 //! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
 //! without touching the data when it has not; the front then takes the portable path.
 
-/// Calls the kernel `f` instantiated for the round count `rounds` (10, 12 or 14).
-macro_rules! by_rounds {
-    ($rounds:expr, $f:ident $(:: <$($g:literal),*>)? ($($arg:expr),*)) => {
-        match $rounds {
-            10 => $f::<10 $($(, $g)*)?>($($arg),*),
-            12 => $f::<12 $($(, $g)*)?>($($arg),*),
-            _ => $f::<14 $($(, $g)*)?>($($arg),*),
-        }
-    };
-}
-
 mod aesni;
 mod ghash_clmul;
+mod rounds;
 #[cfg(feature = "alloc")]
 mod streams;
 mod vaes_blocks;
@@ -29,13 +19,6 @@ mod vaes_zmm;
 
 use super::common::Kernels;
 use crate::cpu::Backend;
-
-/// The POLYVAL reduction constant in each lane: x^0 in the low half, x^127+x^126+x^121 folded
-/// into the high half's top byte.
-const POLY: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc2];
-
-/// Byte reversal within each block.
-const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
 
 /// AES-NI: eight blocks interleaved on xmm registers; CFB decryption, XTS and GCM are built
 /// by the front on these ECB, CTR and GHASH kernels.

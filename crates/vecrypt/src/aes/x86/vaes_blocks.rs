@@ -4,6 +4,9 @@
 //! once. The module expanding it provides `V`, `LANES`, `UNROLL`, `MAX_REGS`, the
 //! register primitives and the imports.
 
+/// Byte reversal within each block.
+pub(super) const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
+
 macro_rules! vaes_blocks {
     ($k:ident) => {
         const BYTES: usize = 16 * LANES;

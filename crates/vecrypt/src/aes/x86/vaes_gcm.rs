@@ -3,6 +3,10 @@
 //! register width and expanded by each width's module as `vaes_gcm!(KERNEL)` after
 //! `vaes_blocks!`, whose round and counter helpers it uses.
 
+/// The POLYVAL reduction constant in each lane: x^0 in the low half, x^127+x^126+x^121 folded
+/// into the high half's top byte.
+pub(super) const POLY: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc2];
+
 macro_rules! vaes_gcm {
     ($k:ident) => {
         /// Adds the carry-less product of `x` and `p` (lane by lane, Karatsuba-free: four

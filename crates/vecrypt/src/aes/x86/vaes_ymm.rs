@@ -4,10 +4,10 @@
 
 use core::arch::x86_64::*;
 
-use super::vaes_blocks::vaes_blocks;
-use super::vaes_gcm::vaes_gcm;
+use super::rounds::by_rounds;
+use super::vaes_blocks::{REVERSE, vaes_blocks};
+use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
-use super::{POLY, REVERSE};
 use crate::aes::common::{CounterWidth, RoundKeys, next_tweak};
 use crate::aes::ghash::{MAX_BATCH, POWERS};
 use crate::cpu::kernel;
