@@ -29,6 +29,7 @@ pub mod cpu;
 mod error;
 pub mod kuznyechik;
 pub mod modes;
+#[cfg(feature = "alloc")]
 pub mod registry;
 pub mod ublock;
 mod wipe;

@@ -1,14 +1,16 @@
-//! CMAC (NIST SP 800-38B, also RFC 4493 for AES-128): a chained CBC-MAC with subkeys for the
-//! last block. Tags are compared in constant time.
+//! CMAC (NIST SP 800-38B, also RFC 4493 for AES-128) on the shared OMAC of
+//! [`crate::modes`]: a chained CBC-MAC with subkeys for the last block, the subkeys kept
+//! with the key. Tags are compared in constant time.
 
 use core::fmt;
 
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
-use super::{Aes, Chain, KeySize};
+use super::{Aes, KeySize};
 use crate::Error;
 use crate::cpu::Backend;
+use crate::modes::omac::{Omac, omac_subkeys};
 
 /// AES-CMAC under one key. The subkeys are zeroized on drop.
 #[derive(Clone)]
@@ -16,13 +18,6 @@ pub struct AesCmac<K: KeySize> {
     cipher: Aes<K>,
     k1: [u8; 16],
     k2: [u8; 16],
-}
-
-/// Doubling in GF(2^128) with CMAC's big-endian convention, without a branch on the key.
-fn double(block: &[u8; 16]) -> [u8; 16] {
-    let v = u128::from_be_bytes(*block);
-    let carry = v >> 127;
-    ((v << 1) ^ (0x87 & 0u128.wrapping_sub(carry))).to_be_bytes()
 }
 
 impl<K: KeySize> AesCmac<K> {
@@ -37,43 +32,24 @@ impl<K: KeySize> AesCmac<K> {
     }
 
     fn from_cipher(cipher: Aes<K>) -> Self {
-        let mut l = [0u8; 16];
-        cipher.ecb_encrypt(&mut l);
-        let k1 = double(&l);
-        let k2 = double(&k1);
-        l.zeroize();
+        let (mut a, mut b) = omac_subkeys(&cipher);
+        let mut k1 = [0u8; 16];
+        let mut k2 = [0u8; 16];
+        k1.copy_from_slice(&a[..16]);
+        k2.copy_from_slice(&b[..16]);
+        crate::wipe::bytes(&mut a);
+        crate::wipe::bytes(&mut b);
         Self { cipher, k1, k2 }
     }
 
     /// The full 16-byte tag of `data`.
     pub fn mac(&self, data: &[u8]) -> [u8; 16] {
-        // Every block but the last goes through the chain as it is.
-        let body = if data.is_empty() {
-            0
-        } else {
-            (data.len() - 1) / 16 * 16
-        };
-        let mut state = [0u8; 16];
-        // The chain kernel takes a mutable buffer; CBC-MAC leaves it as it is, so feed it
-        // copies a few KiB at a time.
-        let mut scratch = [0u8; 4096];
-        for chunk in data[..body].chunks(scratch.len()) {
-            let part = &mut scratch[..chunk.len()];
-            part.copy_from_slice(chunk);
-            self.cipher.chain(Chain::CbcMac, &mut state, part);
-        }
-        let rest = &data[body..];
-        let mut last = [0u8; 16];
-        last[..rest.len()].copy_from_slice(rest);
-        if rest.len() == 16 {
-            crate::modes::xor_in_place(&mut last, &self.k1);
-        } else {
-            last[rest.len()] = 0x80;
-            crate::modes::xor_in_place(&mut last, &self.k2);
-        }
-        self.cipher.chain(Chain::CbcMac, &mut state, &mut last);
-        scratch.zeroize();
-        state
+        let mut omac = Omac::with_subkeys(&self.cipher, &self.k1, &self.k2);
+        omac.update(data);
+        let full = omac.finalize();
+        let mut tag = [0u8; 16];
+        tag.copy_from_slice(&full[..16]);
+        tag
     }
 
     /// Checks a tag of 1 to 16 bytes (a prefix of the full tag) in constant time.
@@ -92,8 +68,8 @@ impl<K: KeySize> AesCmac<K> {
 
 impl<K: KeySize> Drop for AesCmac<K> {
     fn drop(&mut self) {
-        self.k1.zeroize();
-        self.k2.zeroize();
+        crate::wipe::bytes(&mut self.k1);
+        crate::wipe::bytes(&mut self.k2);
     }
 }
 

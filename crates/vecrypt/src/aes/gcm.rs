@@ -25,10 +25,12 @@ use cipher::{Key, KeyInit, KeySizeUser};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::ghash::POWERS;
-use super::{Aes, CounterWidth, K128, K192, K256, KeySize, aesni, ghash, vaes};
+use super::common::CounterWidth;
+use super::ghash::{self, POWERS};
+use super::{Aes, K128, K192, K256, KeySize, advance};
 use crate::Error;
 use crate::cpu::Backend;
+use crate::modes::xor_in_place;
 
 /// Longest plaintext GCM allows: 2^32 - 2 blocks.
 const MAX_TEXT: u64 = (1 << 36) - 32;
@@ -99,7 +101,10 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     fn from_cipher(cipher: Aes<K>) -> Self {
         let mut h = [0u8; 16];
         cipher.ecb_encrypt(&mut h);
-        let powers = aesni::ghash_powers(&h);
+        let powers = cipher
+            .kernels
+            .and_then(|k| (k.ghash_powers)(&h))
+            .unwrap_or([[0u8; 16]; POWERS]);
         Self {
             cipher,
             hash: HashKey { h, powers },
@@ -108,9 +113,13 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     }
 
     fn ghash(&self, acc: &mut [u8; 16], data: &[u8]) {
-        match self.cipher.backend {
-            Backend::Soft => ghash::update(&self.hash.h, acc, data),
-            _ => aesni::ghash(&self.hash.h, &self.hash.powers, acc, data),
+        let powers = &self.hash.powers;
+        if !self
+            .cipher
+            .kernels
+            .is_some_and(|k| (k.ghash)(powers, acc, data))
+        {
+            ghash::update(&self.hash.h, acc, data);
         }
     }
 
@@ -122,37 +131,32 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
             let mut last = [0u8; 16];
             last[..data.len() - whole].copy_from_slice(&data[whole..]);
             self.ghash(acc, &last);
-            last.zeroize();
+            crate::wipe::bytes(&mut last);
         }
     }
 
+    /// GCM over whole blocks: the backend's one-pass kernel, else two passes (CTR, then
+    /// GHASH of the ciphertext) a few KiB at a time, so that the second pass reads from
+    /// cache.
     fn blocks(&self, decrypt: bool, counter: &[u8; 16], acc: &mut [u8; 16], buf: &mut [u8]) {
-        let (rk, h, p) = (&self.cipher.rk, &self.hash.h, &self.hash.powers);
-        match self.cipher.backend {
-            Backend::Vaes512 => vaes::zmm::gcm_blocks(rk, h, p, decrypt, counter, acc, buf),
-            Backend::Vaes256 => vaes::ymm::gcm_blocks(rk, h, p, decrypt, counter, acc, buf),
-            Backend::AesNi => super::gcm_blocks_with(
-                rk,
-                h,
-                p,
-                decrypt,
-                counter,
-                acc,
-                buf,
-                aesni::ctr_blocks,
-                aesni::ghash,
-            ),
-            _ => super::gcm_blocks_with(
-                rk,
-                h,
-                p,
-                decrypt,
-                counter,
-                acc,
-                buf,
-                super::soft_ctr_blocks,
-                super::soft_ghash,
-            ),
+        let (rk, powers) = (&self.cipher.rk, &self.hash.powers);
+        if self
+            .cipher
+            .kernels
+            .is_some_and(|k| (k.gcm)(rk, powers, decrypt, counter, acc, buf))
+        {
+            return;
+        }
+        let mut c = *counter;
+        for chunk in buf.chunks_mut(16 * 256) {
+            if decrypt {
+                self.ghash(acc, chunk);
+                self.cipher.ctr_whole(CounterWidth::Low32, &c, chunk);
+            } else {
+                self.cipher.ctr_whole(CounterWidth::Low32, &c, chunk);
+                self.ghash(acc, chunk);
+            }
+            advance(CounterWidth::Low32, &mut c, (chunk.len() / 16) as u128);
         }
     }
 
@@ -182,11 +186,11 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         let mut acc = [0u8; 16];
         self.ghash_padded(&mut acc, aad);
         let mut counter = *j0;
-        super::advance(CounterWidth::Low32, &mut counter, 1);
+        advance(CounterWidth::Low32, &mut counter, 1);
         let whole = buf.len() / 16 * 16;
         let (body, tail) = buf.split_at_mut(whole);
         self.blocks(decrypt, &counter, &mut acc, body);
-        super::advance(CounterWidth::Low32, &mut counter, (whole / 16) as u128);
+        advance(CounterWidth::Low32, &mut counter, (whole / 16) as u128);
         if !tail.is_empty() {
             let mut last = [0u8; 16];
             last[..tail.len()].copy_from_slice(tail);
@@ -195,14 +199,14 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
             }
             let mut ks = counter;
             self.cipher.ecb_encrypt(&mut ks);
-            crate::modes::xor_in_place(tail, &ks);
+            xor_in_place(tail, &ks);
             if !decrypt {
                 last = [0u8; 16];
                 last[..tail.len()].copy_from_slice(tail);
                 self.ghash(&mut acc, &last);
             }
-            ks.zeroize();
-            last.zeroize();
+            crate::wipe::bytes(&mut ks);
+            crate::wipe::bytes(&mut last);
         }
         let mut lengths = [0u8; 16];
         lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
@@ -210,7 +214,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         self.ghash(&mut acc, &lengths);
         let mut mask = *j0;
         self.cipher.ecb_encrypt(&mut mask);
-        crate::modes::xor_in_place(&mut acc, &mask);
+        xor_in_place(&mut acc, &mask);
         acc
     }
 
@@ -254,14 +258,20 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         }
         // Undo the decryption: apply the same keystream again.
         let mut counter = j0;
-        super::advance(CounterWidth::Low32, &mut counter, 1);
+        advance(CounterWidth::Low32, &mut counter, 1);
         self.cipher.ctr(CounterWidth::Low32, &mut counter, buf);
         Err(Error::AuthenticationFailed)
     }
 
     /// Encrypts `plaintext` and returns the ciphertext followed by the 16-byte tag.
-    pub fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::with_capacity(plaintext.len() + 16);
+    #[cfg(feature = "alloc")]
+    pub fn seal(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + 16);
         out.extend_from_slice(plaintext);
         let tag = self.encrypt_detached(nonce, aad, &mut out)?;
         out.extend_from_slice(&tag);
@@ -269,7 +279,13 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     }
 
     /// Checks and decrypts ciphertext followed by a 16-byte tag.
-    pub fn open(&self, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+    #[cfg(feature = "alloc")]
+    pub fn open(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        sealed: &[u8],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
         let split = sealed.len().checked_sub(16).ok_or(Error::InvalidLength)?;
         let mut out = sealed[..split].to_vec();
         self.decrypt_detached(nonce, aad, &mut out, &sealed[split..])?;

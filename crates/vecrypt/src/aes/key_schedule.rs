@@ -1,6 +1,7 @@
 //! FIPS 197 key expansion, and the round keys of the equivalent inverse cipher.
 
-use super::{RoundKeys, soft};
+use super::common::RoundKeys;
+use super::soft;
 
 const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
@@ -42,8 +43,6 @@ pub(crate) fn expand(key: &[u8], rounds: usize) -> RoundKeys {
         rk.dec[r] = rk.enc[rounds - r];
         soft::inv_mix_column_key(&mut rk.dec[r]);
     }
-    for w in words.iter_mut() {
-        *w = [0; 4];
-    }
+    crate::wipe::bytes(words.as_flattened_mut());
     rk
 }

@@ -24,21 +24,39 @@
 //! assert_eq!(block[..4], [0x69, 0xc4, 0xe0, 0xd8]);
 //! ```
 
-#[allow(unsafe_code)]
-mod aesni;
 mod cmac;
+mod common;
 mod feedback;
 mod gcm;
 mod ghash;
 mod key_schedule;
 mod soft;
-#[allow(unsafe_code)]
-mod vaes;
 mod xts;
 
-pub(crate) use aesni::Chain;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86;
+
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)]
+mod aarch64;
+
+/// The SIMD kernels of the architecture this library is built for: the one place where the
+/// front names an architecture.
+mod native {
+    #[cfg(target_arch = "aarch64")]
+    pub(super) use super::aarch64::kernels;
+    #[cfg(target_arch = "x86_64")]
+    pub(super) use super::x86::kernels;
+
+    /// No SIMD kernels for this architecture: every key runs the portable code.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub(super) fn kernels(_backend: crate::Backend) -> Option<&'static super::Kernels> {
+        None
+    }
+}
+
 pub use cmac::AesCmac;
-pub(crate) use feedback::cfb_decrypt_with;
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm};
 pub use xts::AesXts;
 
@@ -51,12 +69,14 @@ use cipher::{
     AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
     BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate, kernels};
+#[cfg(feature = "alloc")]
 use crate::modes::NamedCipher;
-use crate::modes::{BlockKernel, KernelBackend};
+use crate::modes::{self as modes, BlockKernel, Chain, KernelBackend};
+use common::{CounterWidth, Kernels, RoundKeys};
 
 /// One AES key size.
 pub trait KeySize: Copy + Send + Sync + 'static + private::Sealed {
@@ -106,23 +126,6 @@ pub type Aes192 = Aes<K192>;
 /// AES with a 256-bit key.
 pub type Aes256 = Aes<K256>;
 
-/// Encryption round keys and the round keys of the equivalent inverse cipher.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub(crate) struct RoundKeys {
-    pub(crate) enc: [[u8; 16]; 15],
-    pub(crate) dec: [[u8; 16]; 15],
-    pub(crate) rounds: usize,
-}
-
-/// Which low part of the counter block a CTR kernel adds in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum CounterWidth {
-    /// The last 32 bits, wrapping on their own (GCM, SP 800-38D `inc32`).
-    Low32,
-    /// The last 64 bits; the caller splits the data so that they never carry further.
-    Low64,
-}
-
 /// The backends of AES, best first.
 const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Vaes512, &[kernels::AES_VAES512, kernels::AES_NI]),
@@ -136,6 +139,8 @@ const CANDIDATES: &[Candidate] = &[
 pub struct Aes<K: KeySize> {
     rk: RoundKeys,
     backend: Backend,
+    /// The SIMD kernels of `backend`, looked up once at keying; `None` runs the portable code.
+    kernels: Option<&'static Kernels>,
     _size: PhantomData<K>,
 }
 
@@ -151,7 +156,8 @@ impl<K: KeySize> Aes<K> {
     }
 
     /// The backends this CPU can run for AES, best first.
-    pub fn backends() -> Vec<Backend> {
+    #[cfg(feature = "alloc")]
+    pub fn backends() -> alloc::vec::Vec<Backend> {
         cpu::available(CANDIDATES)
     }
 
@@ -162,11 +168,17 @@ impl<K: KeySize> Aes<K> {
                 got: key.len(),
             });
         }
-        Ok(Self {
+        Ok(Self::keyed(key, backend))
+    }
+
+    /// Keys a key of the right length on `backend`.
+    fn keyed(key: &[u8], backend: Backend) -> Self {
+        Self {
             rk: key_schedule::expand(key, K::ROUNDS),
             backend,
+            kernels: native::kernels(backend),
             _size: PhantomData,
-        })
+        }
     }
 
     /// CTR with a 32-bit counter (SP 800-38D `inc32`): only the last four bytes of the
@@ -178,30 +190,29 @@ impl<K: KeySize> Aes<K> {
     }
 
     /// Encrypts whole blocks in place on this key's backend.
+    #[inline]
     pub(crate) fn ecb_encrypt(&self, buf: &mut [u8]) {
-        match self.backend {
-            Backend::Vaes512 => vaes::zmm::encrypt(&self.rk, buf),
-            Backend::Vaes256 => vaes::ymm::encrypt(&self.rk, buf),
-            Backend::AesNi => aesni::encrypt(&self.rk, buf),
-            _ => soft::encrypt_blocks(&self.rk, buf),
+        if !self.kernels.is_some_and(|k| (k.encrypt)(&self.rk, buf)) {
+            soft::encrypt_blocks(&self.rk, buf);
         }
     }
 
+    /// Decrypts whole blocks in place on this key's backend.
+    #[inline]
     pub(crate) fn ecb_decrypt(&self, buf: &mut [u8]) {
-        match self.backend {
-            Backend::Vaes512 => vaes::zmm::decrypt(&self.rk, buf),
-            Backend::Vaes256 => vaes::ymm::decrypt(&self.rk, buf),
-            Backend::AesNi => aesni::decrypt(&self.rk, buf),
-            _ => soft::decrypt_blocks(&self.rk, buf),
+        if !self.kernels.is_some_and(|k| (k.decrypt)(&self.rk, buf)) {
+            soft::decrypt_blocks(&self.rk, buf);
         }
     }
 
+    /// CTR over whole blocks whose counter part `width` does not carry further.
     fn ctr_whole(&self, width: CounterWidth, counter: &[u8; 16], buf: &mut [u8]) {
-        match self.backend {
-            Backend::Vaes512 => vaes::zmm::ctr_blocks(&self.rk, width, counter, buf),
-            Backend::Vaes256 => vaes::ymm::ctr_blocks(&self.rk, width, counter, buf),
-            Backend::AesNi => aesni::ctr_blocks(&self.rk, width, counter, buf),
-            _ => ctr_blocks_with(&self.rk, width, counter, buf, soft::encrypt_blocks),
+        if !self
+            .kernels
+            .is_some_and(|k| (k.ctr)(&self.rk, width, counter, buf))
+        {
+            let mut c = *counter;
+            modes::ctr_apply_counting(self, &mut c, width.bytes(), buf);
         }
     }
 
@@ -227,41 +238,15 @@ impl<K: KeySize> Aes<K> {
         if !tail.is_empty() {
             let mut ks = *counter;
             self.ecb_encrypt(&mut ks);
-            crate::modes::xor_in_place(tail, &ks);
-            ks.zeroize();
+            modes::xor_in_place(tail, &ks);
+            crate::wipe::bytes(&mut ks);
             advance(width, counter, 1);
-        }
-    }
-
-    /// A chained mode over whole blocks on this key's backend.
-    pub(crate) fn chain(&self, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
-        match self.backend {
-            Backend::Soft => chain_with(&self.rk, mode, iv, buf, soft::encrypt_blocks),
-            _ => aesni::chain(&self.rk, mode, iv, buf),
-        }
-    }
-
-    pub(crate) fn cbc_encrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) {
-        match self.backend {
-            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => {
-                aesni::encrypt_cbc(&self.rk, iv, buf)
-            }
-            _ => cbc_encrypt_with(&self.rk, iv, buf, soft::encrypt_blocks),
-        }
-    }
-
-    pub(crate) fn cbc_decrypt(&self, iv: &mut [u8; 16], buf: &mut [u8]) {
-        match self.backend {
-            Backend::Vaes512 => vaes::zmm::decrypt_cbc(&self.rk, iv, buf),
-            Backend::Vaes256 => vaes::ymm::decrypt_cbc(&self.rk, iv, buf),
-            Backend::AesNi => aesni::decrypt_cbc(&self.rk, iv, buf),
-            _ => cbc_decrypt_with(&self.rk, iv, buf, soft::decrypt_blocks),
         }
     }
 }
 
 /// Adds `n` to the counter block in the part `width` names.
-fn advance(width: CounterWidth, counter: &mut [u8; 16], n: u128) {
+pub(crate) fn advance(width: CounterWidth, counter: &mut [u8; 16], n: u128) {
     match width {
         CounterWidth::Low32 => {
             let low = u32::from_be_bytes(counter[12..].try_into().unwrap_or([0; 4]));
@@ -280,198 +265,9 @@ pub(crate) fn block16(iv: &[u8]) -> Result<[u8; 16], Error> {
     })
 }
 
-/// Blocks per batch when a mode is built on a whole-buffer ECB function.
-const BATCH: usize = 32;
-
-/// CTR over whole blocks from an ECB function: batches of counter blocks, encrypted at once.
-pub(crate) fn ctr_blocks_with(
-    rk: &RoundKeys,
-    width: CounterWidth,
-    counter: &[u8; 16],
-    buf: &mut [u8],
-    ecb: fn(&RoundKeys, &mut [u8]),
-) {
-    let mut c = *counter;
-    let mut ks = [0u8; 16 * BATCH];
-    for chunk in buf.chunks_mut(16 * BATCH) {
-        let ks = &mut ks[..chunk.len()];
-        for block in ks.chunks_exact_mut(16) {
-            block.copy_from_slice(&c);
-            advance(width, &mut c, 1);
-        }
-        ecb(rk, ks);
-        crate::modes::xor_in_place(chunk, ks);
-    }
-    ks.zeroize();
-}
-
-pub(crate) fn cbc_encrypt_with(
-    rk: &RoundKeys,
-    iv: &mut [u8; 16],
-    buf: &mut [u8],
-    ecb: fn(&RoundKeys, &mut [u8]),
-) {
-    for block in buf.chunks_exact_mut(16) {
-        crate::modes::xor_in_place(block, iv);
-        ecb(rk, block);
-        iv.copy_from_slice(block);
-    }
-}
-
-pub(crate) fn cbc_decrypt_with(
-    rk: &RoundKeys,
-    iv: &mut [u8; 16],
-    buf: &mut [u8],
-    ecb: fn(&RoundKeys, &mut [u8]),
-) {
-    let mut saved = [0u8; 16 * BATCH];
-    for chunk in buf.chunks_mut(16 * BATCH) {
-        let saved = &mut saved[..chunk.len()];
-        saved.copy_from_slice(chunk);
-        ecb(rk, chunk);
-        crate::modes::xor_in_place(&mut chunk[..16], iv);
-        crate::modes::xor_in_place(&mut chunk[16..], &saved[..saved.len() - 16]);
-        iv.copy_from_slice(&saved[saved.len() - 16..]);
-    }
-}
-
-/// A chained mode over whole blocks from a one-block ECB function.
-pub(crate) fn chain_with(
-    rk: &RoundKeys,
-    mode: Chain,
-    iv: &mut [u8; 16],
-    buf: &mut [u8],
-    ecb: fn(&RoundKeys, &mut [u8]),
-) {
-    for block in buf.chunks_exact_mut(16) {
-        let mut b = *iv;
-        if mode == Chain::CbcMac {
-            crate::modes::xor_in_place(&mut b, block);
-        }
-        ecb(rk, &mut b);
-        match mode {
-            Chain::CfbEncrypt => {
-                crate::modes::xor_in_place(block, &b);
-                iv.copy_from_slice(block);
-            }
-            Chain::Ofb => {
-                crate::modes::xor_in_place(block, &b);
-                *iv = b;
-            }
-            Chain::CbcMac => *iv = b,
-        }
-    }
-}
-
-/// CTR on the portable backend, shaped like the SIMD kernels.
-pub(crate) fn soft_ctr_blocks(
-    rk: &RoundKeys,
-    width: CounterWidth,
-    counter: &[u8; 16],
-    buf: &mut [u8],
-) {
-    ctr_blocks_with(rk, width, counter, buf, soft::encrypt_blocks);
-}
-
-/// GHASH on the portable backend, shaped like the carry-less kernels.
-pub(crate) fn soft_ghash(
-    h: &[u8; 16],
-    _powers: &[[u8; 16]; ghash::POWERS],
-    acc: &mut [u8; 16],
-    data: &[u8],
-) {
-    ghash::update(h, acc, data);
-}
-
-type CtrFn = fn(&RoundKeys, CounterWidth, &[u8; 16], &mut [u8]);
-type GhashFn = fn(&[u8; 16], &[[u8; 16]; ghash::POWERS], &mut [u8; 16], &[u8]);
-
-/// GCM over whole blocks in two passes (CTR, then GHASH of the ciphertext), a few KiB at a
-/// time so that the second pass reads from cache.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn gcm_blocks_with(
-    rk: &RoundKeys,
-    h: &[u8; 16],
-    powers: &[[u8; 16]; ghash::POWERS],
-    decrypt: bool,
-    counter: &[u8; 16],
-    acc: &mut [u8; 16],
-    buf: &mut [u8],
-    ctr: CtrFn,
-    ghash: GhashFn,
-) {
-    let mut c = *counter;
-    for chunk in buf.chunks_mut(16 * 256) {
-        if decrypt {
-            ghash(h, powers, acc, chunk);
-            ctr(rk, CounterWidth::Low32, &c, chunk);
-        } else {
-            ctr(rk, CounterWidth::Low32, &c, chunk);
-            ghash(h, powers, acc, chunk);
-        }
-        advance(CounterWidth::Low32, &mut c, (chunk.len() / 16) as u128);
-    }
-}
-
-/// CBC encryption of several streams: runs of streams are interleaved, each run for as many
-/// blocks as its shortest stream has left, until every stream is done.
-fn cbc_encrypt_streams<K: KeySize>(keys: &[&Aes<K>], ivs: &mut [[u8; 16]], bufs: &mut [&mut [u8]]) {
-    let backend = keys.first().map_or(Backend::Soft, |k| k.backend);
-    if keys.iter().any(|k| k.backend != backend) || backend == Backend::Soft {
-        for ((k, iv), buf) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
-            k.cbc_encrypt(iv, buf);
-        }
-        return;
-    }
-    let mut done = vec![0usize; keys.len()];
-    loop {
-        let active: Vec<usize> = (0..keys.len())
-            .filter(|&i| done[i] < bufs[i].len() / 16)
-            .collect();
-        if active.is_empty() {
-            return;
-        }
-        let (lanes, max) = match backend {
-            Backend::Vaes512 => (4, vaes::zmm::MAX_STREAMS),
-            Backend::Vaes256 => (2, vaes::ymm::MAX_STREAMS),
-            _ => (1, aesni::MAX_STREAMS),
-        };
-        let mut take = active.len().min(max);
-        let wide = take >= lanes && lanes > 1;
-        if wide {
-            take -= take % lanes;
-        } else {
-            take = take.min(aesni::MAX_STREAMS);
-        }
-        let group = &active[..take];
-        let blocks = group
-            .iter()
-            .map(|&i| bufs[i].len() / 16 - done[i])
-            .min()
-            .unwrap_or(0);
-        let rks: Vec<&RoundKeys> = group.iter().map(|&i| &keys[i].rk).collect();
-        let mut chains: Vec<[u8; 16]> = group.iter().map(|&i| ivs[i]).collect();
-        let mut parts: Vec<&mut [u8]> = bufs
-            .iter_mut()
-            .enumerate()
-            .filter(|(i, _)| group.contains(i))
-            .map(|(i, b)| &mut b[16 * done[i]..16 * (done[i] + blocks)])
-            .collect();
-        let ran = wide
-            && match backend {
-                Backend::Vaes512 => {
-                    vaes::zmm::encrypt_cbc_streams(&rks, &mut chains, &mut parts, blocks)
-                }
-                _ => vaes::ymm::encrypt_cbc_streams(&rks, &mut chains, &mut parts, blocks),
-            };
-        if !ran {
-            aesni::encrypt_cbc_streams(&rks, &mut chains, &mut parts, blocks);
-        }
-        for (slot, &i) in group.iter().enumerate() {
-            ivs[i] = chains[slot];
-            done[i] += blocks;
-        }
-    }
+/// The one-block chain register of a kernel call, as an array.
+fn register16(register: &mut [u8]) -> Option<&mut [u8; 16]> {
+    register.try_into().ok()
 }
 
 impl<K: KeySize> BlockKernel for Aes<K> {
@@ -496,34 +292,72 @@ impl<K: KeySize> BlockKernel for Aes<K> {
     }
 
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let mut c = block16(iv).unwrap_or([0; 16]);
-        self.cbc_encrypt(&mut c, buf);
-        iv.copy_from_slice(&c);
+        self.kernel_chain(Chain::CbcEncrypt, iv, buf);
+    }
+
+    /// One chain runs on the backend's chain kernel, folded so that only AES rounds lie on
+    /// it; several chains go one step of all of them per ECB call.
+    fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
+        let fused = match (self.kernels, register16(register)) {
+            (Some(k), Some(iv)) => (k.chain)(&self.rk, mode, iv, buf),
+            _ => false,
+        };
+        if !fused {
+            modes::chain_by_steps(self, mode, register, buf);
+        }
     }
 
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let mut c = block16(iv).unwrap_or([0; 16]);
-        self.cbc_decrypt(&mut c, buf);
-        iv.copy_from_slice(&c);
+        let fused = match (self.kernels, register16(iv)) {
+            (Some(k), Some(c)) => (k.cbc_decrypt)(&self.rk, c, buf),
+            _ => false,
+        };
+        if !fused {
+            modes::cbc_decrypt_batched(self, iv, buf);
+        }
     }
 
+    fn kernel_cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        let fused = match (self.kernels, register16(iv)) {
+            (Some(k), Some(c)) => (k.cfb_decrypt)(&self.rk, c, buf),
+            _ => false,
+        };
+        if !fused {
+            modes::cfb_decrypt_batched(self, iv, buf);
+        }
+    }
+
+    /// Streams of one backend are interleaved by its kernels; otherwise each runs alone.
+    #[cfg(feature = "alloc")]
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        let mut chains: Vec<[u8; 16]> = ivs
-            .iter()
-            .map(|iv| block16(iv).unwrap_or([0; 16]))
-            .collect();
-        cbc_encrypt_streams(keys, &mut chains, bufs);
-        for (iv, c) in ivs.iter_mut().zip(&chains) {
-            iv.copy_from_slice(c);
+        use alloc::vec::Vec;
+        let backend = keys.first().map(|k| k.backend);
+        let kernels = keys.first().and_then(|k| k.kernels);
+        if let Some(table) = kernels.filter(|_| keys.iter().all(|k| Some(k.backend) == backend)) {
+            let rks: Vec<&RoundKeys> = keys.iter().map(|k| &k.rk).collect();
+            let mut chains: Vec<[u8; 16]> = ivs
+                .iter()
+                .map(|iv| block16(iv).unwrap_or([0; 16]))
+                .collect();
+            if (table.cbc_encrypt_streams)(&rks, &mut chains, bufs) {
+                for (iv, c) in ivs.iter_mut().zip(&chains) {
+                    iv.copy_from_slice(c);
+                }
+                return;
+            }
+        }
+        for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+            k.kernel_cbc_encrypt(iv, b);
         }
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<K: KeySize> NamedCipher for Aes<K> {
     const NAME: &'static str = K::NAME;
     const KEY_LEN: usize = K::KEY;
 
-    fn backends() -> Vec<Backend> {
+    fn backends() -> alloc::vec::Vec<Backend> {
         Self::backends()
     }
 
@@ -559,11 +393,7 @@ impl<K: KeySize> BlockSizeUser for Aes<K> {
 
 impl<K: KeySize> KeyInit for Aes<K> {
     fn new(key: &Key<Self>) -> Self {
-        Self {
-            rk: key_schedule::expand(key, K::ROUNDS),
-            backend: cpu::choose(CANDIDATES),
-            _size: PhantomData,
-        }
+        Self::keyed(key, cpu::choose(CANDIDATES))
     }
 }
 

@@ -5,7 +5,7 @@
 //! map and transposed back. ShiftRows and MixColumns work on bytes with fixed indices and
 //! masked doubling. No memory index and no branch depends on key or data.
 
-use super::RoundKeys;
+use super::common::RoundKeys;
 
 /// Blocks handled together by one bit-sliced S-box evaluation.
 const LANES: usize = 4;

@@ -3,9 +3,8 @@
 
 use core::fmt;
 
-use zeroize::Zeroize;
-
-use super::{Aes, KeySize, RoundKeys, aesni, soft, vaes};
+use super::common::next_tweak;
+use super::{Aes, KeySize};
 use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::xor_in_place;
@@ -18,11 +17,6 @@ const BATCH: usize = 64;
 pub struct AesXts<K: KeySize> {
     data: Aes<K>,
     tweak: Aes<K>,
-}
-
-/// Multiplication by x in GF(2^128) with XTS's little-endian convention, without a branch.
-pub(crate) fn next_tweak(t: u128) -> u128 {
-    (t << 1) ^ (0x87 & 0u128.wrapping_sub(t >> 127))
 }
 
 impl<K: KeySize> AesXts<K> {
@@ -77,19 +71,13 @@ impl<K: KeySize> AesXts<K> {
 
     /// Whole blocks under consecutive tweaks starting at `t`; returns the next tweak.
     fn blocks(&self, t: u128, buf: &mut [u8], decrypt: bool) -> u128 {
-        let rk = &self.data.rk;
-        match self.data.backend {
-            Backend::Vaes512 => vaes::zmm::xts_blocks(rk, decrypt, t, buf),
-            Backend::Vaes256 => vaes::ymm::xts_blocks(rk, decrypt, t, buf),
-            Backend::AesNi => batched(rk, decrypt, t, buf, aesni::encrypt, aesni::decrypt),
-            _ => batched(
-                rk,
-                decrypt,
-                t,
-                buf,
-                soft::encrypt_blocks,
-                soft::decrypt_blocks,
-            ),
+        let fused = self
+            .data
+            .kernels
+            .and_then(|k| (k.xts)(&self.data.rk, decrypt, t, buf));
+        match fused {
+            Some(next) => next,
+            None => batched(&self.data, decrypt, t, buf),
         }
     }
 
@@ -107,7 +95,7 @@ impl<K: KeySize> AesXts<K> {
         }
         self.tweak.ecb_encrypt(&mut t0);
         let t = u128::from_le_bytes(t0);
-        t0.zeroize();
+        crate::wipe::bytes(&mut t0);
         let partial = buf.len() % 16;
         if partial == 0 {
             self.blocks(t, buf, decrypt);
@@ -131,24 +119,15 @@ impl<K: KeySize> AesXts<K> {
         tail[16..].copy_from_slice(&last[..partial]);
         self.blocks(t_second, &mut stolen, decrypt);
         tail[..16].copy_from_slice(&stolen);
-        last.zeroize();
-        stolen.zeroize();
+        crate::wipe::bytes(&mut last);
+        crate::wipe::bytes(&mut stolen);
         Ok(())
     }
 }
 
-type EcbFn = fn(&RoundKeys, &mut [u8]);
-
-/// XTS over whole blocks from ECB functions: a batch of tweaks is prepared, XORed in before
+/// XTS over whole blocks on the ECB kernels: a batch of tweaks is prepared, XORed in before
 /// and after one ECB call. Returns the next tweak.
-fn batched(
-    rk: &RoundKeys,
-    decrypt: bool,
-    mut t: u128,
-    buf: &mut [u8],
-    encrypt: EcbFn,
-    decrypt_fn: EcbFn,
-) -> u128 {
+fn batched<K: KeySize>(cipher: &Aes<K>, decrypt: bool, mut t: u128, buf: &mut [u8]) -> u128 {
     let mut tweaks = [0u8; 16 * BATCH];
     for chunk in buf.chunks_mut(16 * BATCH) {
         let tw = &mut tweaks[..chunk.len()];
@@ -158,19 +137,14 @@ fn batched(
         }
         xor_in_place(chunk, tw);
         if decrypt {
-            decrypt_fn(rk, chunk);
+            cipher.ecb_decrypt(chunk);
         } else {
-            encrypt(rk, chunk);
+            cipher.ecb_encrypt(chunk);
         }
         xor_in_place(chunk, tw);
     }
-    tweaks.zeroize();
+    crate::wipe::bytes(&mut tweaks);
     t
-}
-
-/// The fallback of the wide kernels when the CPU lacks their features.
-pub(crate) fn xts_blocks_with(rk: &RoundKeys, decrypt: bool, t: u128, buf: &mut [u8]) -> u128 {
-    batched(rk, decrypt, t, buf, aesni::encrypt, aesni::decrypt)
 }
 
 impl<K: KeySize> fmt::Debug for AesXts<K> {

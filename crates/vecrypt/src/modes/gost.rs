@@ -8,9 +8,20 @@
 //! backend can keep its chains in registers for the whole message; CBC and CFB decryption,
 //! whose inputs are all known, run in batches. CTR, OFB and CFB take any message
 //! length (the last segment may be short); ECB and CBC take whole blocks, without padding.
+//!
+//! OFB, CBC, CFB and the truncated [`mac`] copy a register of any length (or return the
+//! tag) on the heap, so they need the `alloc` feature; CTR and [`Omac`] do not.
 
-use super::{BlockKernel, Chain, MAX_BLOCK, increment_be, xor_in_place};
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
+
+use super::{BlockKernel, MAX_BLOCK, increment_be, xor_in_place};
+#[cfg(feature = "alloc")]
+use super::{Chain, chain_with_tail};
 use crate::Error;
+
+pub use super::omac::Omac;
+pub(crate) use super::omac::dbl;
 
 /// Blocks per call to the cipher in the keystream paths.
 const BATCH: usize = 64;
@@ -24,6 +35,7 @@ fn check_segment<K: BlockKernel>(s: usize) -> Result<(), Error> {
 }
 
 /// An IV that is a whole, non-zero number of blocks (OFB and CBC).
+#[cfg(feature = "alloc")]
 fn check_block_register<K: BlockKernel>(iv: &[u8]) -> Result<(), Error> {
     if !iv.is_empty() && iv.len().is_multiple_of(K::BLOCK) {
         Ok(())
@@ -35,6 +47,7 @@ fn check_block_register<K: BlockKernel>(iv: &[u8]) -> Result<(), Error> {
     }
 }
 
+#[cfg(feature = "alloc")]
 fn check_whole_blocks<K: BlockKernel>(len: usize) -> Result<(), Error> {
     if len.is_multiple_of(K::BLOCK) {
         Ok(())
@@ -84,6 +97,7 @@ pub fn ctr<K: BlockKernel>(cipher: &K, iv: &[u8], s: usize, buf: &mut [u8]) -> R
 /// OFB with an IV of `z` blocks: each of the `z` chains encrypts its own last output; every
 /// output block gives its first `s` bytes of keystream. Encryption and decryption are the
 /// same operation.
+#[cfg(feature = "alloc")]
 pub fn ofb<K: BlockKernel>(cipher: &K, iv: &[u8], s: usize, buf: &mut [u8]) -> Result<(), Error> {
     check_block_register::<K>(iv)?;
     check_segment::<K>(s)?;
@@ -104,24 +118,8 @@ pub fn ofb<K: BlockKernel>(cipher: &K, iv: &[u8], s: usize, buf: &mut [u8]) -> R
     Ok(())
 }
 
-/// Whole-block OFB or CFB encryption over any length: the whole blocks through
-/// [`BlockKernel::kernel_chain`], then a short last block through a padded copy on its chain.
-fn chain_with_tail<K: BlockKernel>(cipher: &K, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-    let n = K::BLOCK;
-    let whole = buf.len() - buf.len() % n;
-    let (head, tail) = buf.split_at_mut(whole);
-    cipher.kernel_chain(mode, register, head);
-    if !tail.is_empty() {
-        let j = (whole / n) % (register.len() / n);
-        let mut block = [0u8; MAX_BLOCK];
-        block[..tail.len()].copy_from_slice(tail);
-        cipher.kernel_chain(mode, &mut register[j * n..(j + 1) * n], &mut block[..n]);
-        tail.copy_from_slice(&block[..tail.len()]);
-        zeroize::Zeroize::zeroize(&mut block);
-    }
-}
-
 /// CBC encryption with an IV of `z` blocks: block `i` is chained to ciphertext block `i - z`.
+#[cfg(feature = "alloc")]
 pub fn cbc_encrypt<K: BlockKernel>(cipher: &K, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
     check_block_register::<K>(iv)?;
     check_whole_blocks::<K>(buf.len())?;
@@ -132,6 +130,7 @@ pub fn cbc_encrypt<K: BlockKernel>(cipher: &K, iv: &[u8], buf: &mut [u8]) -> Res
 
 /// CBC decryption with an IV of `z` blocks. Every block is independent here, so the whole
 /// message goes to the cipher in large batches.
+#[cfg(feature = "alloc")]
 pub fn cbc_decrypt<K: BlockKernel>(cipher: &K, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
     check_block_register::<K>(iv)?;
     check_whole_blocks::<K>(buf.len())?;
@@ -159,6 +158,7 @@ pub fn cbc_decrypt<K: BlockKernel>(cipher: &K, iv: &[u8], buf: &mut [u8]) -> Res
 /// CFB encryption: the IV is an `m`-byte register (`m >= n`); each step encrypts its first
 /// `n` bytes, XORs the first `s` bytes of that into the message, and shifts the ciphertext
 /// segment into the register.
+#[cfg(feature = "alloc")]
 pub fn cfb_encrypt<K: BlockKernel>(
     cipher: &K,
     iv: &[u8],
@@ -169,6 +169,7 @@ pub fn cfb_encrypt<K: BlockKernel>(
 }
 
 /// CFB decryption, the inverse of [`cfb_encrypt`] with the same parameters.
+#[cfg(feature = "alloc")]
 pub fn cfb_decrypt<K: BlockKernel>(
     cipher: &K,
     iv: &[u8],
@@ -178,6 +179,7 @@ pub fn cfb_decrypt<K: BlockKernel>(
     cfb(cipher, iv, s, buf, true)
 }
 
+#[cfg(feature = "alloc")]
 fn cfb<K: BlockKernel>(
     cipher: &K,
     iv: &[u8],
@@ -241,118 +243,12 @@ fn cfb<K: BlockKernel>(
     Ok(())
 }
 
-/// The two OMAC subkeys of a cipher: K1 = dbl(E(0)), K2 = dbl(K1).
-pub(crate) fn omac_subkeys<K: BlockKernel>(cipher: &K) -> ([u8; MAX_BLOCK], [u8; MAX_BLOCK]) {
-    let n = K::BLOCK;
-    let mut l = [0u8; MAX_BLOCK];
-    cipher.kernel_encrypt(&mut l[..n]);
-    let k1 = dbl(&l[..n]);
-    let k2 = dbl(&k1[..n]);
-    (k1, k2)
-}
-
-/// Doubling in GF(2^n) for n = 64 (x^64 + x^4 + x^3 + x + 1) or n = 128 (x^128 + x^7 + x^2
-/// + x + 1), big-endian, constant time.
-pub(crate) fn dbl(x: &[u8]) -> [u8; MAX_BLOCK] {
-    let n = x.len();
-    let reduction: u8 = if n == 8 { 0x1b } else { 0x87 };
-    let mut out = [0u8; MAX_BLOCK];
-    let carry = x[0] >> 7;
-    for i in 0..n {
-        let next = if i + 1 < n { x[i + 1] >> 7 } else { 0 };
-        out[i] = (x[i] << 1) | next;
-    }
-    out[n - 1] ^= reduction & carry.wrapping_neg();
-    out
-}
-
 /// The MAC of GOST R 34.13 (OMAC1, the same as CMAC), truncated to its first `s` bytes.
+#[cfg(feature = "alloc")]
 pub fn mac<K: BlockKernel>(cipher: &K, data: &[u8], s: usize) -> Result<Vec<u8>, Error> {
     check_segment::<K>(s)?;
     let mut m = Omac::new(cipher);
     m.update(data);
     let full = m.finalize();
     Ok(full[..s].to_vec())
-}
-
-/// OMAC1 over data given in pieces.
-pub struct Omac<'a, K: BlockKernel> {
-    cipher: &'a K,
-    k1: [u8; MAX_BLOCK],
-    k2: [u8; MAX_BLOCK],
-    state: [u8; MAX_BLOCK],
-    /// The last block seen, held back until we know whether it is the final one.
-    pending: [u8; MAX_BLOCK],
-    pending_len: usize,
-}
-
-impl<'a, K: BlockKernel> Omac<'a, K> {
-    /// Starts a MAC under `cipher`.
-    pub fn new(cipher: &'a K) -> Self {
-        let (k1, k2) = omac_subkeys(cipher);
-        Self {
-            cipher,
-            k1,
-            k2,
-            state: [0; MAX_BLOCK],
-            pending: [0; MAX_BLOCK],
-            pending_len: 0,
-        }
-    }
-
-    /// Absorbs more data.
-    pub fn update(&mut self, mut data: &[u8]) {
-        let n = K::BLOCK;
-        while !data.is_empty() {
-            if self.pending_len == n {
-                xor_in_place(&mut self.state[..n], &self.pending[..n]);
-                self.cipher.kernel_encrypt(&mut self.state[..n]);
-                self.pending_len = 0;
-                // Every whole block but the last of what remains goes through the chain
-                // in one call; the last is held back in case it ends the message.
-                let run = data.len().saturating_sub(1) / n * n;
-                let (blocks, rest) = data.split_at(run);
-                super::cbc_mac(self.cipher, &mut self.state[..n], blocks);
-                data = rest;
-            }
-            let take = (n - self.pending_len).min(data.len());
-            self.pending[self.pending_len..self.pending_len + take].copy_from_slice(&data[..take]);
-            self.pending_len += take;
-            data = &data[take..];
-        }
-    }
-
-    /// The full `n`-byte tag; truncate it to the length the protocol wants.
-    pub fn finalize(mut self) -> [u8; MAX_BLOCK] {
-        let n = K::BLOCK;
-        let (last, subkey) = if self.pending_len == n {
-            (self.pending, self.k1)
-        } else {
-            let mut padded = [0u8; MAX_BLOCK];
-            padded[..self.pending_len].copy_from_slice(&self.pending[..self.pending_len]);
-            padded[self.pending_len] = 0x80;
-            (padded, self.k2)
-        };
-        xor_in_place(&mut self.state[..n], &last[..n]);
-        xor_in_place(&mut self.state[..n], &subkey[..n]);
-        self.cipher.kernel_encrypt(&mut self.state[..n]);
-        let mut tag = [0u8; MAX_BLOCK];
-        tag[..n].copy_from_slice(&self.state[..n]);
-        tag
-    }
-
-    /// The subkeys K1 and K2, for known-answer tests.
-    pub fn subkeys(&self) -> (&[u8], &[u8]) {
-        (&self.k1[..K::BLOCK], &self.k2[..K::BLOCK])
-    }
-}
-
-impl<K: BlockKernel> Drop for Omac<'_, K> {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.k1.zeroize();
-        self.k2.zeroize();
-        self.state.zeroize();
-        self.pending.zeroize();
-    }
 }

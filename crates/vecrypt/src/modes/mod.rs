@@ -7,9 +7,12 @@
 
 mod cipher_traits;
 pub mod gost;
+#[cfg(feature = "alloc")]
 mod multi;
+pub(crate) mod omac;
 
 pub(crate) use cipher_traits::KernelBackend;
+#[cfg(feature = "alloc")]
 pub use multi::MultiKey;
 
 use crate::Error;
@@ -66,6 +69,12 @@ pub trait BlockKernel: Sized {
     /// CBC decryption in place; `iv` becomes the last ciphertext block.
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         cbc_decrypt_batched(self, iv, buf);
+    }
+
+    /// CFB decryption (whole-block feedback, one chain) of whole blocks in place; `iv`
+    /// becomes the last ciphertext block.
+    fn kernel_cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        cfb_decrypt_batched(self, iv, buf);
     }
 
     /// ECB encryption of several streams, one key each (`keys[i]` for `bufs[i]`).
@@ -155,13 +164,14 @@ fn check_blocks<K: BlockKernel>(len: usize) -> Result<(), Error> {
 }
 
 /// A cipher that can be named and keyed at run time.
+#[cfg(feature = "alloc")]
 pub trait NamedCipher: BlockKernel + Send + Sync + 'static {
     /// The name used by the CLI and reports, e.g. `ublock-128-128`.
     const NAME: &'static str;
     /// Key length in bytes.
     const KEY_LEN: usize;
     /// The backends this CPU can run for this cipher, best first.
-    fn backends() -> Vec<Backend>;
+    fn backends() -> alloc::vec::Vec<Backend>;
     /// Keys the cipher on `backend`, or on the automatic choice with `None`.
     fn keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error>;
 }
@@ -252,7 +262,8 @@ pub(crate) fn cbc_mac<K: BlockKernel>(cipher: &K, state: &mut [u8], data: &[u8])
         return;
     }
     let mut copy = [0u8; BATCH_BLOCKS * MAX_BLOCK];
-    for piece in data.chunks(BATCH_BLOCKS * K::BLOCK) {
+    // Every block size divides the copy's length.
+    for piece in data.chunks(copy.len()) {
         let copy = &mut copy[..piece.len()];
         copy.copy_from_slice(piece);
         cipher.kernel_chain(Chain::Mac, state, copy);
@@ -262,6 +273,17 @@ pub(crate) fn cbc_mac<K: BlockKernel>(cipher: &K, state: &mut [u8], data: &[u8])
 
 /// Default CTR: fills a batch of counter blocks, encrypts them in one call, XORs.
 pub fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &mut [u8]) {
+    ctr_apply_counting(cipher, counter, K::BLOCK, buf);
+}
+
+/// CTR as [`ctr_apply_batched`] with only the last `low` bytes of the counter block counting:
+/// they wrap on their own, the rest stays as it is (GCM's `inc32` with `low = 4`).
+pub(crate) fn ctr_apply_counting<K: BlockKernel>(
+    cipher: &K,
+    counter: &mut [u8],
+    low: usize,
+    buf: &mut [u8],
+) {
     let n = K::BLOCK;
     let mut ks = [0u8; BATCH_BLOCKS * MAX_BLOCK];
     for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
@@ -269,7 +291,7 @@ pub fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &m
         let ks = &mut ks[..blocks * n];
         for block in ks.chunks_exact_mut(n) {
             block.copy_from_slice(counter);
-            increment_be(counter);
+            increment_be(&mut counter[n - low..]);
         }
         cipher.kernel_encrypt(ks);
         xor_in_place(chunk, ks);
@@ -291,6 +313,45 @@ pub fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut 
         iv.copy_from_slice(&saved[saved.len() - n..]);
     }
     crate::wipe::bytes(&mut saved);
+}
+
+/// Default CFB decryption with one chain: the ciphertext shifted by one block is encrypted
+/// a batch at a time and added to the ciphertext.
+pub fn cfb_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut [u8]) {
+    let n = K::BLOCK;
+    let mut ks = [0u8; BATCH_BLOCKS * MAX_BLOCK];
+    for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
+        let len = chunk.len();
+        let ks = &mut ks[..len];
+        ks[..n].copy_from_slice(iv);
+        ks[n..].copy_from_slice(&chunk[..len - n]);
+        iv.copy_from_slice(&chunk[len - n..]);
+        cipher.kernel_encrypt(ks);
+        xor_in_place(chunk, ks);
+    }
+    crate::wipe::bytes(&mut ks);
+}
+
+/// Whole-block OFB or CFB encryption over any length: the whole blocks through
+/// [`BlockKernel::kernel_chain`], then a short last block through a padded copy on its chain.
+pub(crate) fn chain_with_tail<K: BlockKernel>(
+    cipher: &K,
+    mode: Chain,
+    register: &mut [u8],
+    buf: &mut [u8],
+) {
+    let n = K::BLOCK;
+    let whole = buf.len() - buf.len() % n;
+    let (head, tail) = buf.split_at_mut(whole);
+    cipher.kernel_chain(mode, register, head);
+    if !tail.is_empty() {
+        let j = (whole / n) % (register.len() / n);
+        let mut block = [0u8; MAX_BLOCK];
+        block[..tail.len()].copy_from_slice(tail);
+        cipher.kernel_chain(mode, &mut register[j * n..(j + 1) * n], &mut block[..n]);
+        tail.copy_from_slice(&block[..tail.len()]);
+        crate::wipe::bytes(&mut block);
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Several independent streams, each with its own key (and IV), in one call.
 
+use alloc::vec::Vec;
+
 use super::{BlockKernel, MAX_BLOCK, block_copy, check_blocks};
 use crate::Error;
 

@@ -1,0 +1,86 @@
+//! What the front and every backend's kernels share: the round keys, the counter widths,
+//! the XTS tweak step, and [`Kernels`], the table of entry points one SIMD backend gives the
+//! front. The front looks a key's table up once, when it is keyed.
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::ghash::POWERS;
+use crate::modes::Chain;
+
+/// Encryption round keys and the round keys of the equivalent inverse cipher.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct RoundKeys {
+    pub(crate) enc: [[u8; 16]; 15],
+    pub(crate) dec: [[u8; 16]; 15],
+    pub(crate) rounds: usize,
+}
+
+/// Which low part of the counter block a CTR kernel adds in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CounterWidth {
+    /// The last 32 bits, wrapping on their own (GCM, SP 800-38D `inc32`).
+    Low32,
+    /// The last 64 bits; the caller splits the data so that they never carry further.
+    Low64,
+}
+
+impl CounterWidth {
+    /// The bytes at the end of the counter block that count.
+    pub(crate) const fn bytes(self) -> usize {
+        match self {
+            CounterWidth::Low32 => 4,
+            CounterWidth::Low64 => 8,
+        }
+    }
+}
+
+/// Multiplication by x in GF(2^128) with XTS's little-endian convention, without a branch.
+#[inline(always)]
+pub(crate) fn next_tweak(t: u128) -> u128 {
+    (t << 1) ^ (0x87 & 0u128.wrapping_sub(t >> 127))
+}
+
+/// The powers of the GHASH key a backend's carry-less kernels use.
+pub(crate) type HashPowers = [[u8; 16]; POWERS];
+
+/// One-pass GCM: round keys, powers, whether to decrypt, first counter, GHASH state, data.
+pub(crate) type GcmFn =
+    fn(&RoundKeys, &HashPowers, bool, &[u8; 16], &mut [u8; 16], &mut [u8]) -> bool;
+
+/// CBC encryption of several streams: their round keys, chain values and data.
+#[cfg(feature = "alloc")]
+pub(crate) type StreamsFn = fn(&[&RoundKeys], &mut [[u8; 16]], &mut [&mut [u8]]) -> bool;
+
+/// The entry points of one SIMD backend. Each runs its whole loop in one kernel and returns
+/// `false` (or `None`), without touching the data, when this CPU cannot run that kernel or
+/// the backend has no fused kernel for the job; the front then takes the portable path,
+/// built on the ECB entries. Buffers are whole blocks.
+pub(crate) struct Kernels {
+    /// ECB encryption.
+    pub(crate) encrypt: fn(&RoundKeys, &mut [u8]) -> bool,
+    /// ECB decryption.
+    pub(crate) decrypt: fn(&RoundKeys, &mut [u8]) -> bool,
+    /// The keystream of `counter`, `counter + 1`, ... XORed in; the counter adds in the part
+    /// the width names and the caller guarantees that part does not carry further.
+    pub(crate) ctr: fn(&RoundKeys, CounterWidth, &[u8; 16], &mut [u8]) -> bool,
+    /// A chained mode with one chain, carried in and out by the block.
+    pub(crate) chain: fn(&RoundKeys, Chain, &mut [u8; 16], &mut [u8]) -> bool,
+    /// CBC decryption; the block ends as the last ciphertext block.
+    pub(crate) cbc_decrypt: fn(&RoundKeys, &mut [u8; 16], &mut [u8]) -> bool,
+    /// CFB decryption (whole-block feedback); the block ends as the last ciphertext block.
+    pub(crate) cfb_decrypt: fn(&RoundKeys, &mut [u8; 16], &mut [u8]) -> bool,
+    /// XTS under consecutive tweaks from the given one (decrypting if asked); the next
+    /// tweak.
+    pub(crate) xts: fn(&RoundKeys, bool, u128, &mut [u8]) -> Option<u128>,
+    /// GCM: CTR (32-bit counter) and GHASH of the ciphertext into the state, in one pass,
+    /// with the powers of [`Kernels::ghash_powers`].
+    pub(crate) gcm: GcmFn,
+    /// GHASH of whole blocks into the state, with the powers of [`Kernels::ghash_powers`].
+    pub(crate) ghash: fn(&HashPowers, &mut [u8; 16], &[u8]) -> bool,
+    /// The powers of the hash key the GHASH entries use.
+    pub(crate) ghash_powers: fn(&[u8; 16]) -> Option<HashPowers>,
+    /// CBC encryption of several streams of one key size, one key and chain each, all done
+    /// or none.
+    #[cfg(feature = "alloc")]
+    pub(crate) cbc_encrypt_streams: StreamsFn,
+}

@@ -1,0 +1,118 @@
+//! GHASH with carry-less multiplication on 128-bit registers: eight blocks per reduction,
+//! each multiplied by the power of H that brings it to the end of the batch. Entries check
+//! the CPU and return without a result when the kernel cannot run.
+
+use core::arch::x86_64::*;
+
+use super::aesni::{load, reverse_mask, store};
+use crate::aes::ghash::{MAX_BATCH, POWERS};
+use crate::cpu::{kernel, kernels};
+
+/// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
+#[kernel(AES_NI)]
+#[inline]
+fn mul_parts(a: __m128i, b: __m128i) -> [__m128i; 3] {
+    [
+        _mm_clmulepi64_si128::<0x00>(a, b),
+        _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x01>(a, b),
+            _mm_clmulepi64_si128::<0x10>(a, b),
+        ),
+        _mm_clmulepi64_si128::<0x11>(a, b),
+    ]
+}
+
+/// Montgomery reduction of a 256-bit carry-less product given as its three parts: returns
+/// `product * x^-128` modulo x^128 + x^127 + x^126 + x^121 + 1 (the POLYVAL field), folding
+/// the low half away 64 bits at a time with one multiplication each.
+#[kernel(AES_NI)]
+#[inline]
+fn reduce(parts: [__m128i; 3]) -> __m128i {
+    let [lo, mid, hi] = parts;
+    let low = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    let high = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    let poly = _mm_set_epi64x(0xc200_0000_0000_0000u64 as i64, 1);
+    let t = _mm_clmulepi64_si128::<0x10>(low, poly);
+    let low = _mm_xor_si128(_mm_shuffle_epi32::<78>(low), t);
+    let t = _mm_clmulepi64_si128::<0x10>(low, poly);
+    let low = _mm_xor_si128(_mm_shuffle_epi32::<78>(low), t);
+    _mm_xor_si128(high, low)
+}
+
+#[kernel(AES_NI)]
+#[inline]
+fn xor3(acc: &mut [__m128i; 3], parts: [__m128i; 3]) {
+    for (a, p) in acc.iter_mut().zip(parts) {
+        *a = _mm_xor_si128(*a, p);
+    }
+}
+
+#[kernel(AES_NI)]
+fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
+    let h = load(key, 0);
+    let mut out = [[0u8; 16]; POWERS];
+    let mut p = h;
+    for k in 1..=MAX_BATCH {
+        store(&mut out[MAX_BATCH - k], 0, p);
+        p = reduce(mul_parts(p, h));
+    }
+    out
+}
+
+/// Eight blocks per reduction: each block times the power of H that brings it to the end.
+#[kernel(AES_NI)]
+fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
+    let rev = reverse_mask();
+    let p: [__m128i; 8] = core::array::from_fn(|i| load(&powers[MAX_BATCH - 8 + i], 0));
+    let p1 = load(&powers[MAX_BATCH - 1], 0);
+    let mut s = _mm_shuffle_epi8(load(acc, 0), rev);
+    let mut wide = data.chunks_exact(16 * 8);
+    for chunk in &mut wide {
+        let zero = _mm_setzero_si128();
+        let mut sum = [zero; 3];
+        for (i, power) in p.iter().enumerate() {
+            let mut x = _mm_shuffle_epi8(load(chunk, i), rev);
+            if i == 0 {
+                x = _mm_xor_si128(x, s);
+            }
+            xor3(&mut sum, mul_parts(x, *power));
+        }
+        s = reduce(sum);
+    }
+    for block in wide.remainder().chunks_exact(16) {
+        let x = _mm_xor_si128(_mm_shuffle_epi8(load(block, 0), rev), s);
+        s = reduce(mul_parts(x, p1));
+    }
+    store(acc, 0, _mm_shuffle_epi8(s, rev));
+}
+
+/// H^32 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels; `None`
+/// when this CPU cannot run them.
+pub(super) fn powers(h: &[u8; 16]) -> Option<[[u8; 16]; POWERS]> {
+    if !kernels::AES_NI.runs() {
+        return None;
+    }
+    let key = polyval_key(h);
+    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
+    Some(unsafe { powers_kernel(&key) })
+}
+
+/// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of
+/// [`powers`].
+pub(super) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
+    if !kernels::AES_NI.runs() {
+        return false;
+    }
+    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
+    unsafe { ghash_kernel(powers, acc, data) }
+    true
+}
+
+/// The hash key in the carry-less kernels' domain (RFC 8452, Appendix A): the bytes
+/// reversed, then multiplied by x modulo x^128 + x^127 + x^126 + x^121 + 1.
+fn polyval_key(h: &[u8; 16]) -> [u8; 16] {
+    let v = u128::from_be_bytes(*h);
+    let carry = v >> 127;
+    let reduced = (v << 1) ^ (((0xc2u128 << 120) | 1) & 0u128.wrapping_sub(carry));
+    reduced.to_le_bytes()
+}

@@ -1,0 +1,13 @@
+//! The one dispatch on the key size that every AES kernel entry makes.
+
+/// Calls the kernel `f` instantiated for the round count `rounds` (10, 12 or 14).
+macro_rules! by_rounds {
+    ($rounds:expr, $f:ident $(:: <$($g:literal),*>)? ($($arg:expr),*)) => {
+        match $rounds {
+            10 => $f::<10 $($(, $g)*)?>($($arg),*),
+            12 => $f::<12 $($(, $g)*)?>($($arg),*),
+            _ => $f::<14 $($(, $g)*)?>($($arg),*),
+        }
+    };
+}
+pub(super) use by_rounds;
