@@ -387,6 +387,10 @@ const fn built_mask() -> u64 {
 
 #[cfg(not(feature = "std"))]
 const fn built_has(name: &str) -> bool {
+    // PMULL comes with the AES extension; `target_feature` has no name of its own for it.
+    if str_eq(name, "pmull") {
+        return cfg!(target_feature = "aes");
+    }
     macro_rules! any_of {
         ($($n:literal),*) => { $( (str_eq(name, $n) && cfg!(target_feature = $n)) )||* };
     }
@@ -410,7 +414,6 @@ const fn built_has(name: &str) -> bool {
         "vaes",
         "vpclmulqdq",
         "neon",
-        "pmull",
         "sha2",
         "sha3",
         "sm4",

@@ -29,7 +29,7 @@ pub mod cpu;
 mod error;
 pub mod kuznyechik;
 pub mod modes;
-#[cfg(feature = "alloc")]
+#[cfg(feature = "std")]
 pub mod registry;
 pub mod ublock;
 mod wipe;

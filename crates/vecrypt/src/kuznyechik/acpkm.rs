@@ -13,8 +13,11 @@ use zeroize::Zeroize;
 
 use super::{BLOCK, KEY, Kuznyechik};
 use crate::Error;
+use crate::modes::BlockKernel;
+#[cfg(feature = "alloc")]
 use crate::modes::gost::dbl;
-use crate::modes::{BlockKernel, xor_in_place};
+#[cfg(feature = "alloc")]
+use crate::modes::xor_in_place;
 
 /// The constant D of ACPKM: the bytes 0x80 to 0x9f.
 const D: [u8; KEY] = {
@@ -127,13 +130,14 @@ pub fn acpkm_master(
 /// OMAC-ACPKM: OMAC1 where each `section` bytes of message (a positive multiple of 16) use
 /// their own key K^i and final-block subkey K1^i, the 48-byte pieces of ACPKM-Master with
 /// section `master_section`. The tag is truncated to its first `s` bytes (1 to 16).
+#[cfg(feature = "alloc")]
 pub fn omac_acpkm(
     cipher: &Kuznyechik,
     section: usize,
     master_section: usize,
     data: &[u8],
     s: usize,
-) -> Result<Vec<u8>, Error> {
+) -> Result<alloc::vec::Vec<u8>, Error> {
     check_section(section)?;
     if !(1..=BLOCK).contains(&s) {
         return Err(Error::InvalidParameter);

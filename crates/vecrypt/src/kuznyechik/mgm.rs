@@ -26,7 +26,7 @@ use cipher::{Key, KeyInit, KeySizeUser};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::{BLOCK, Kuznyechik};
+use super::{BLOCK, Kuznyechik, native};
 use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::BlockKernel;
@@ -122,14 +122,9 @@ impl KuznyechikMgm {
             return Err(Error::AuthenticationFailed);
         }
         let mut y = start.y;
-        #[cfg(target_arch = "x86_64")]
-        if self.cipher.backend == Backend::Avx512 {
-            let mut counter = y.to_be_bytes();
-            let counting = super::avx512::Counting::Right;
-            let (rk, keys) = (&self.cipher.rk, &self.cipher.sliced);
-            if super::avx512::ctr(rk, keys, counting, &mut counter, buf) {
-                return Ok(());
-            }
+        let (backend, rk, keys) = (self.cipher.backend, &self.cipher.rk, &self.cipher.sliced);
+        if native::mgm_keystream(backend, rk, keys, &mut y.to_be_bytes(), buf) {
+            return Ok(());
         }
         let mut stream = [0u8; 2 * BATCH * BLOCK];
         for chunk in buf.chunks_mut(2 * BATCH * BLOCK) {
@@ -163,17 +158,13 @@ impl KuznyechikMgm {
     /// [`Self::absorb`] over the whole 64-block batches at the front of `data` on the fused
     /// AVX-512 kernel, when the cipher runs there; returns the bytes covered.
     fn absorb_wide(&self, z: &mut u128, data: &[u8], mac: &mut Accumulator) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if self.cipher.backend == Backend::Avx512 {
-            let (rk, keys) = (&self.cipher.rk, &self.cipher.sliced);
-            if let Some((done, (low, high))) = super::avx512_mgm::absorb(rk, keys, z, data) {
-                mac.low ^= low;
-                mac.high ^= high;
-                return done;
-            }
-        }
-        let _ = (z, data, mac);
-        0
+        let (backend, rk, keys) = (self.cipher.backend, &self.cipher.rk, &self.cipher.sliced);
+        let Some((done, (low, high))) = native::mgm_absorb(backend, rk, keys, z, data) else {
+            return 0;
+        };
+        mac.low ^= low;
+        mac.high ^= high;
+        done
     }
 
     /// Encryption and its products over the whole 64-block batches at the front of `buf` on
@@ -185,17 +176,13 @@ impl KuznyechikMgm {
         buf: &mut [u8],
         mac: &mut Accumulator,
     ) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if self.cipher.backend == Backend::Avx512 {
-            let (rk, keys) = (&self.cipher.rk, &self.cipher.sliced);
-            if let Some((done, (low, high))) = super::avx512_mgm::seal(rk, keys, y, z, buf) {
-                mac.low ^= low;
-                mac.high ^= high;
-                return done;
-            }
-        }
-        let _ = (y, z, buf, mac);
-        0
+        let (backend, rk, keys) = (self.cipher.backend, &self.cipher.rk, &self.cipher.sliced);
+        let Some((done, (low, high))) = native::mgm_seal(backend, rk, keys, y, z, buf) else {
+            return 0;
+        };
+        mac.low ^= low;
+        mac.high ^= high;
+        done
     }
 
     /// The last block `len(A) || len(C)` in bits, then the tag.
@@ -275,8 +262,7 @@ enum Half {
 
 /// Writes `blocks` successive counter values into `out`, advancing `counter`.
 fn fill(out: &mut [u8], blocks: usize, counter: &mut u128, half: Half) {
-    #[cfg(target_arch = "x86_64")]
-    if super::x86_mgm::fill_counters(out, blocks, counter, half == Half::Left) {
+    if native::mgm_counters(out, blocks, counter, half == Half::Left) {
         return;
     }
     let next = match half {
@@ -310,8 +296,7 @@ impl Accumulator {
     }
 
     fn add(&mut self, hs: &[u8], xs: &[u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some((low, high)) = super::x86_mgm::mul_sum(hs, xs) {
+        if let Some((low, high)) = native::mgm_products(hs, xs) {
             self.low ^= low;
             self.high ^= high;
             return;
@@ -449,14 +434,13 @@ mod tests {
     /// The fused AVX-512 batches from counters whose low bytes wrap inside a batch, carry
     /// past the second byte (the general path) or wrap their 64-bit half, against block by
     /// block encryption on the portable cipher.
-    #[cfg(target_arch = "x86_64")]
     #[test]
     fn fused_batches_follow_the_counters_across_carries() {
-        use super::super::avx512::{Counting, ctr};
-        use super::super::avx512_mgm::{absorb, available, seal};
-        if !available(crate::cpu::features()) {
+        use super::native::{mgm_absorb, mgm_keystream, mgm_seal};
+        if !crate::cpu::kernels::KUZNYECHIK_MGM_AVX512.runs() {
             return;
         }
+        let b = Backend::Avx512;
         let key: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
         let fast = Kuznyechik::with_backend(&key, Backend::Avx512).unwrap();
         let soft = Kuznyechik::with_backend(&key, Backend::Soft).unwrap();
@@ -500,7 +484,8 @@ mod tests {
 
             let (mut fy, mut fz) = (y0, z0);
             let mut got = data.clone();
-            let (done, sum) = seal(&fast.rk, &fast.sliced, &mut fy, &mut fz, &mut got).unwrap();
+            let (done, sum) =
+                mgm_seal(b, &fast.rk, &fast.sliced, &mut fy, &mut fz, &mut got).unwrap();
             assert_eq!(done, whole, "{what}");
             assert_eq!(got[..whole], want[..], "seal, {what}");
             assert_eq!(got[whole..], data[whole..], "seal leaves the tail, {what}");
@@ -508,7 +493,7 @@ mod tests {
             assert_eq!((fy, fz), (y, z), "counters after seal, {what}");
 
             let mut fz = z0;
-            let (done, sum) = absorb(&fast.rk, &fast.sliced, &mut fz, &got).unwrap();
+            let (done, sum) = mgm_absorb(b, &fast.rk, &fast.sliced, &mut fz, &got).unwrap();
             assert_eq!((done, sum, fz), (whole, (low, high), z), "absorb, {what}");
 
             // The tail (past the batches seal covers) encrypted by the definition.
@@ -519,10 +504,10 @@ mod tests {
                 y = increment_right(y);
             }
             let mut counter = y0.to_be_bytes();
-            assert!(ctr(
+            assert!(mgm_keystream(
+                b,
                 &fast.rk,
                 &fast.sliced,
-                Counting::Right,
                 &mut counter,
                 &mut got
             ));

@@ -45,41 +45,30 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
-/// Calls `$f::<i>($args)` (or `$f::<i, G>` for `$f[G](...)`) for i = 0..16, spelled out so that every register index is a
-/// constant and the state never leaves registers.
-#[cfg(target_arch = "x86_64")]
-macro_rules! unroll16 {
-    ($f:ident $([$($g:tt)*])? ($($arg:expr),*)) => {
-        $f::<0 $(, $($g)*)?>($($arg),*); $f::<1 $(, $($g)*)?>($($arg),*); $f::<2 $(, $($g)*)?>($($arg),*); $f::<3 $(, $($g)*)?>($($arg),*);
-        $f::<4 $(, $($g)*)?>($($arg),*); $f::<5 $(, $($g)*)?>($($arg),*); $f::<6 $(, $($g)*)?>($($arg),*); $f::<7 $(, $($g)*)?>($($arg),*);
-        $f::<8 $(, $($g)*)?>($($arg),*); $f::<9 $(, $($g)*)?>($($arg),*); $f::<10 $(, $($g)*)?>($($arg),*); $f::<11 $(, $($g)*)?>($($arg),*);
-        $f::<12 $(, $($g)*)?>($($arg),*); $f::<13 $(, $($g)*)?>($($arg),*); $f::<14 $(, $($g)*)?>($($arg),*); $f::<15 $(, $($g)*)?>($($arg),*);
-    };
-}
-
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)]
+mod aarch64;
 pub mod acpkm;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512_chain;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512_counters;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512_mgm;
+// The field tables and constants; some serve only the SIMD kernels.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod consts;
 pub mod mgm;
+#[cfg(not(target_arch = "x86_64"))]
+mod no_kernels;
 mod soft;
+#[cfg(feature = "std")]
 mod table_leaky;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod x86_mgm;
+mod x86;
+
+// The kernels of the architecture this is built for, behind one interface.
+#[cfg(target_arch = "aarch64")]
+use aarch64 as native;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+use no_kernels as native;
+#[cfg(target_arch = "x86_64")]
+use x86 as native;
 
 use core::fmt;
 
@@ -92,6 +81,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate, kernels};
+#[cfg(feature = "alloc")]
 use crate::modes::NamedCipher;
 use crate::modes::{BlockKernel, Chain, KernelBackend};
 
@@ -111,20 +101,9 @@ impl RoundKeys {
     /// through the constant-time S and L (of the AVX-512 backend, or the AVX2 one with GFNI,
     /// when that is the one used).
     fn expand(key: &[u8; KEY], backend: Backend) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if backend == Backend::Avx512
-            && let Some(rk) = avx512::expand_key(key)
-        {
+        if let Some(rk) = native::expand_key(key, backend) {
             return rk;
         }
-        #[cfg(target_arch = "x86_64")]
-        if backend == Backend::Avx2
-            && let Some(rk) = avx2::expand_key(key)
-        {
-            return rk;
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = backend;
         let mut rk = [[0u8; 16]; 10];
         let mut a1 = u128::from_be_bytes(key[..16].try_into().expect("16 bytes"));
         let mut a0 = u128::from_be_bytes(key[16..].try_into().expect("16 bytes"));
@@ -149,6 +128,7 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Avx512, &[kernels::KUZNYECHIK_AVX512]),
     Candidate::new(Backend::Avx2, &[kernels::KUZNYECHIK_AVX2]),
+    #[cfg(feature = "std")]
     Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),
 ];
@@ -157,9 +137,8 @@ const CANDIDATES: &[Candidate] = &[
 #[derive(Clone)]
 pub struct Kuznyechik {
     rk: RoundKeys,
-    /// Key material of the AVX-512 sliced kernel, made on its first use in each direction.
-    #[cfg(target_arch = "x86_64")]
-    sliced: avx512::SlicedKeys,
+    /// Key material the kernels keep per key (the AVX-512 sliced kernel's), made on first use.
+    sliced: native::KernelKeys,
     backend: Backend,
 }
 
@@ -175,7 +154,8 @@ impl Kuznyechik {
     }
 
     /// The backends this CPU can run for Kuznyechik, best first.
-    pub fn backends() -> Vec<Backend> {
+    #[cfg(feature = "alloc")]
+    pub fn backends() -> alloc::vec::Vec<Backend> {
         cpu::available(CANDIDATES)
     }
 
@@ -190,8 +170,7 @@ impl Kuznyechik {
     fn keyed(key: &[u8; KEY], backend: Backend) -> Self {
         Self {
             rk: RoundKeys::expand(key, backend),
-            #[cfg(target_arch = "x86_64")]
-            sliced: avx512::SlicedKeys::default(),
+            sliced: native::KernelKeys::default(),
             backend,
         }
     }
@@ -221,15 +200,12 @@ impl BlockKernel for Kuznyechik {
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
         let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::encrypt_blocks(&self.rk, &self.sliced, buf),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => avx2::encrypt_blocks(&self.rk, buf),
+            #[cfg(feature = "std")]
             Backend::TableLeaky => {
                 table_leaky::encrypt_blocks(&self.rk, buf);
                 true
             }
-            _ => false,
+            b => native::encrypt_blocks(b, &self.rk, &self.sliced, buf),
         };
         if !done {
             soft::encrypt_blocks(&self.rk, buf);
@@ -238,15 +214,12 @@ impl BlockKernel for Kuznyechik {
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
         let done = match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::decrypt_blocks(&self.rk, &self.sliced, buf),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => avx2::decrypt_blocks(&self.rk, buf),
+            #[cfg(feature = "std")]
             Backend::TableLeaky => {
                 table_leaky::decrypt_blocks(&self.rk, buf);
                 true
             }
-            _ => false,
+            b => native::decrypt_blocks(b, &self.rk, &self.sliced, buf),
         };
         if !done {
             soft::decrypt_blocks(&self.rk, buf);
@@ -254,18 +227,10 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
-            let done = match self.backend {
-                Backend::Avx512 => {
-                    avx512::ctr(&self.rk, &self.sliced, avx512::Counting::Whole, c, buf)
-                }
-                Backend::Avx2 => avx2::ctr(&self.rk, c, buf),
-                _ => false,
-            };
-            if done {
-                return;
-            }
+        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter)
+            && native::ctr(self.backend, &self.rk, &self.sliced, c, buf)
+        {
+            return;
         }
         crate::modes::ctr_apply_batched(self, counter, buf);
     }
@@ -275,21 +240,19 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512
-            && avx512_chain::chain(&self.rk, &self.sliced, mode, register, buf)
-        {
+        if native::chain(self.backend, &self.rk, &self.sliced, mode, register, buf) {
             return;
         }
         crate::modes::chain_by_steps(self, mode, register, buf);
     }
 }
 
+#[cfg(feature = "alloc")]
 impl NamedCipher for Kuznyechik {
     const NAME: &'static str = "kuznyechik";
     const KEY_LEN: usize = KEY;
 
-    fn backends() -> Vec<Backend> {
+    fn backends() -> alloc::vec::Vec<Backend> {
         Self::backends()
     }
 

@@ -38,43 +38,35 @@
 //! # }
 //! ```
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)]
-mod avx2;
+mod aarch64;
+// The generic bitsliced layouts, over any register type; the x86-64 kernels build on them.
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx2_full;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx2_gfni_full;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512_full;
 mod bitslice;
 pub(crate) mod consts;
+#[cfg(target_arch = "x86_64")]
 mod full_slice;
 mod key_schedule;
+#[cfg(not(target_arch = "x86_64"))]
+mod no_kernels;
 mod soft;
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod ssse3;
 mod transpose;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod x86_full_entry;
+mod x86;
+
+// The kernels of the architecture this is built for, behind one interface.
+#[cfg(target_arch = "aarch64")]
+use aarch64 as native;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+use no_kernels as native;
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod x86_paired;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod x86_wide_nibbles;
+use x86 as native;
 
 use core::fmt;
 use core::marker::PhantomData;
-use std::sync::OnceLock;
 
 use cipher::array::ArraySize;
 use cipher::consts::{U16, U32};
@@ -86,10 +78,60 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate, kernels};
+#[cfg(feature = "std")]
 use crate::modes::NamedCipher;
 use crate::modes::{self, BlockKernel, KernelBackend};
-use bitslice::PlaneKeys;
-use full_slice::SliceKeys;
+
+/// Key material made on first use: on the heap behind a lock with `std` (moving the cipher
+/// copies a pointer, and threads share it), in a cell inside the cipher without.
+#[cfg(feature = "std")]
+#[derive(Clone)]
+pub(crate) struct Cache<T>(std::sync::OnceLock<std::boxed::Box<T>>);
+
+#[cfg(feature = "std")]
+// `get` and `get_mut` serve the kernels of the architectures that keep key material.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+impl<T> Cache<T> {
+    #[inline(always)]
+    pub(crate) fn get_or_init(&self, make: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(|| std::boxed::Box::new(make()))
+    }
+    #[inline(always)]
+    pub(crate) fn get(&self) -> Option<&T> {
+        self.0.get().map(|b| &**b)
+    }
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self) -> Option<&mut T> {
+        self.0.get_mut().map(|b| &mut **b)
+    }
+}
+
+#[cfg(not(feature = "std"))]
+#[derive(Clone)]
+pub(crate) struct Cache<T>(core::cell::OnceCell<T>);
+
+impl<T> Default for Cache<T> {
+    fn default() -> Self {
+        Self(Default::default())
+    }
+}
+
+#[cfg(not(feature = "std"))]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+impl<T> Cache<T> {
+    #[inline(always)]
+    pub(crate) fn get_or_init(&self, make: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(make)
+    }
+    #[inline(always)]
+    pub(crate) fn get(&self) -> Option<&T> {
+        self.0.get()
+    }
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self) -> Option<&mut T> {
+        self.0.get_mut()
+    }
+}
 
 /// One member of the uBlock family: its sizes and tables.
 pub trait Variant: Copy + Send + Sync + 'static + private::Sealed {
@@ -161,7 +203,7 @@ pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
 
 impl Zeroize for RoundKeys {
     fn zeroize(&mut self) {
-        wipe(&mut self.0);
+        crate::wipe::value(&mut self.0);
     }
 }
 
@@ -172,15 +214,6 @@ impl Drop for RoundKeys {
 }
 
 impl ZeroizeOnDrop for RoundKeys {}
-
-/// Overwrites key material with zeros as one block store rather than byte by byte (as the
-/// `zeroize` slice impl does, which costs more than keying itself); `black_box` keeps the
-/// compiler from dropping the stores as dead.
-#[inline(always)]
-pub(crate) fn wipe<T: Default>(x: &mut T) {
-    *x = T::default();
-    core::hint::black_box(x);
-}
 
 /// The backends of uBlock, best first.
 const CANDIDATES: &[Candidate] = &[
@@ -215,12 +248,11 @@ pub struct Ublock<V: Variant> {
     key: [u8; 32],
     /// Round keys, expanded on first use that needs them; on the heap so that moving the
     /// cipher copies a pointer, not 800 bytes.
-    rk: OnceLock<Box<RoundKeys>>,
-    /// Round keys as bit-planes for the bitsliced kernels, made on first bulk use so that
-    /// keying stays cheap for short messages.
-    planes: OnceLock<Box<PlaneKeys>>,
-    /// Round keys as one mask per bit for the fully bitsliced kernel, made on its first use.
-    slices: OnceLock<Box<SliceKeys>>,
+    rk: Cache<RoundKeys>,
+    /// The round keys in the forms the kernels of this architecture take, made on first use
+    /// (nothing where no kernel needs them).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    kernel_keys: native::KernelKeys,
     backend: Backend,
     /// Every call on the paired-nibble kernel ([`Ublock::with_paper_layout`]).
     paper_layout: bool,
@@ -254,7 +286,8 @@ impl<V: Variant> Ublock<V> {
     }
 
     /// The backends this CPU can run for uBlock, best first.
-    pub fn backends() -> Vec<Backend> {
+    #[cfg(feature = "alloc")]
+    pub fn backends() -> alloc::vec::Vec<Backend> {
         cpu::available(CANDIDATES)
     }
 
@@ -275,9 +308,8 @@ impl<V: Variant> Ublock<V> {
                 k[..V::KEY].copy_from_slice(key);
                 k
             },
-            rk: OnceLock::new(),
-            planes: OnceLock::new(),
-            slices: OnceLock::new(),
+            rk: Cache::default(),
+            kernel_keys: native::KernelKeys::default(),
             backend,
             paper_layout: false,
             _variant: PhantomData,
@@ -285,42 +317,17 @@ impl<V: Variant> Ublock<V> {
     }
 
     /// The key schedule: in registers on the SIMD backends, portable on the portable one.
-    fn schedule(key: &[u8], backend: Backend) -> Box<RoundKeys> {
-        let mut rk = Box::new(RoundKeys([[0u8; 32]; 25]));
-        #[cfg(target_arch = "x86_64")]
-        if backend != Backend::Soft && ssse3::expand_key::<V>(key, &mut rk) {
-            return rk;
+    fn schedule(key: &[u8], backend: Backend) -> RoundKeys {
+        let mut rk = RoundKeys([[0u8; 32]; 25]);
+        if !native::expand_key::<V>(key, backend, &mut rk) {
+            rk = key_schedule::expand::<V>(key);
         }
-        let _ = backend;
-        *rk = key_schedule::expand::<V>(key);
         rk
     }
 
     fn rk(&self) -> &RoundKeys {
         self.rk
             .get_or_init(|| Self::schedule(&self.key[..V::KEY], self.backend))
-    }
-
-    fn planes(&self) -> &PlaneKeys {
-        self.planes
-            .get_or_init(|| Box::new(bitslice::plane_keys::<V>(self.rk())))
-    }
-
-    fn slices(&self) -> &SliceKeys {
-        self.slices
-            .get_or_init(|| Box::new(full_slice::slice_keys::<V>(self.rk())))
-    }
-
-    /// Whether a call over `len` bytes goes to a bitsliced kernel: below that, a bitsliced
-    /// batch (with its transposition) costs more than the blocks run four at a time.
-    fn bulk(len: usize) -> bool {
-        len >= BULK_BLOCKS * V::BLOCK
-    }
-
-    /// Whether a call over `len` bytes runs one block at a time: a single block is shortest
-    /// in the one-nibble-per-byte layout.
-    fn single(len: usize) -> bool {
-        len <= V::BLOCK
     }
 
     /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
@@ -336,18 +343,7 @@ impl<V: Variant> Ublock<V> {
     /// than a batch.
     #[cfg(feature = "kernel-parts")]
     pub fn run_kernel_part(&self, part: KernelPart, buf: &mut [u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        match self.backend {
-            _ if self.paper_layout => {}
-            Backend::Avx512 => return avx512_full::ecb_part::<V>(self.slices(), buf, part),
-            Backend::Avx2 if avx2_gfni_full::available() => {
-                return avx2_gfni_full::ecb_part::<V>(self.slices(), buf, part);
-            }
-            Backend::Avx2 => return avx2_full::ecb_part::<V>(self.slices(), buf, part),
-            _ => {}
-        }
-        let _ = (part, buf);
-        0
+        native::kernel_part(self, part, buf)
     }
 }
 
@@ -363,98 +359,25 @@ pub enum KernelPart {
     Transposition,
 }
 
-/// Fewest blocks worth a bitsliced batch.
-const BULK_BLOCKS: usize = 8;
-
-/// The kernel one call runs on, chosen once per call from the backend and the data size.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Path {
-    /// One register per state bit, 512-bit registers, for the whole batches; the rest of
-    /// the call takes the path of its own length.
-    ZmmFull,
-    /// The same on 256-bit registers.
-    YmmFull,
-    /// Bitsliced, 512-bit registers.
-    Zmm,
-    /// Bitsliced, 256-bit registers.
-    Ymm,
-    /// Two blocks per byte, four blocks per step.
-    Paired,
-    /// One block at a time, nibble per byte; `vex` selects the AVX encoding.
-    Nibbles {
-        vex: bool,
-    },
-    Soft,
-}
-
 impl<V: Variant> Ublock<V> {
-    /// Bytes of one batch of the fully bitsliced AVX2 kernel this CPU runs.
-    #[cfg(target_arch = "x86_64")]
-    fn ymm_full_batch() -> usize {
-        if avx2_gfni_full::available() {
-            avx2_gfni_full::batch::<V>()
-        } else {
-            avx2_full::batch::<V>()
-        }
-    }
-
-    fn path(&self, len: usize) -> Path {
-        let bulk = Self::bulk(len);
-        match self.backend {
-            _ if self.paper_layout => Path::Paired,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 if len >= avx512_full::batch::<V>() && avx512_full::available() => {
-                Path::ZmmFull
-            }
-            Backend::Avx512 if len > 256 => Path::Zmm,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 if len >= Self::ymm_full_batch() => Path::YmmFull,
-            Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
-            Backend::Avx512 | Backend::Avx2 if !Self::single(len) => Path::Paired,
-            Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
-            Backend::Ssse3 => Path::Nibbles { vex: false },
-            _ => Path::Soft,
-        }
-    }
-
     fn run_ecb(&self, buf: &mut [u8], decrypt: bool) {
-        #[cfg(target_arch = "x86_64")]
-        let path = self.path(buf.len());
-        let fresh = self.rk.get().is_none() && buf.len() == V::BLOCK;
-        let done = match (path, decrypt) {
-            (Path::ZmmFull, _) => {
-                let done = avx512_full::ecb::<V>(self.slices(), buf, decrypt);
-                self.run_ecb(&mut buf[done..], decrypt);
-                true
-            }
-            (Path::YmmFull, _) => {
-                let done = if avx2_gfni_full::available() {
-                    avx2_gfni_full::ecb::<V>(self.slices(), buf, decrypt)
-                } else {
-                    avx2_full::ecb::<V>(self.slices(), buf, decrypt)
-                };
-                self.run_ecb(&mut buf[done..], decrypt);
-                true
-            }
-            (Path::Nibbles { vex }, false) if fresh => {
-                ssse3::encrypt_one_with_key::<V>(&self.key[..V::KEY], buf, vex)
-            }
-            (Path::Zmm, false) => avx512::ecb_encrypt::<V>(self.planes(), buf),
-            (Path::Zmm, true) => avx512::ecb_decrypt::<V>(self.planes(), buf),
-            (Path::Ymm, false) => avx2::ecb_encrypt::<V>(self.planes(), buf),
-            (Path::Ymm, true) => avx2::ecb_decrypt::<V>(self.planes(), buf),
-            (Path::Paired, false) => x86_paired::ecb_encrypt::<V>(self.rk(), buf),
-            (Path::Paired, true) => x86_paired::ecb_decrypt::<V>(self.rk(), buf),
-            (Path::Nibbles { vex }, false) => ssse3::ecb_encrypt::<V>(self.rk(), buf, vex),
-            (Path::Nibbles { vex }, true) => ssse3::ecb_decrypt::<V>(self.rk(), buf, vex),
-            (Path::Soft, _) => false,
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let done = false;
-        if !done && decrypt {
+        if native::ecb(self, buf, decrypt) {
+        } else if decrypt {
             soft::decrypt_blocks::<V>(self.rk(), buf);
-        } else if !done {
+        } else {
             soft::encrypt_blocks::<V>(self.rk(), buf);
+        }
+    }
+
+    fn run_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
+        if !native::ctr(self, counter, buf) {
+            modes::ctr_apply_batched(self, counter, buf);
+        }
+    }
+
+    fn run_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+        if !native::cbc_decrypt(self, iv, buf) {
+            modes::cbc_decrypt_batched(self, iv, buf);
         }
     }
 }
@@ -475,50 +398,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        let done = match self.path(buf.len()) {
-            Path::ZmmFull => {
-                let done = avx512_full::ctr::<V>(self.slices(), counter, buf);
-                self.kernel_ctr(counter, &mut buf[done..]);
-                true
-            }
-            Path::YmmFull => {
-                let done = if avx2_gfni_full::available() {
-                    avx2_gfni_full::ctr::<V>(self.slices(), counter, buf)
-                } else {
-                    avx2_full::ctr::<V>(self.slices(), counter, buf)
-                };
-                self.kernel_ctr(counter, &mut buf[done..]);
-                true
-            }
-            Path::Zmm => avx512::ctr::<V>(self.planes(), counter, buf),
-            Path::Ymm => avx2::ctr::<V>(self.planes(), counter, buf),
-            _ => false,
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let done = false;
-        if !done {
-            modes::ctr_apply_batched(self, counter, buf);
-        }
+        self.run_ctr(counter, buf);
     }
 
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        let done = match self.path(V::BLOCK) {
-            // A 256-bit block's chain is shortest with each half in one register.
-            Path::Nibbles { vex } => {
-                (self.backend == Backend::Avx512
-                    && x86_wide_nibbles::cbc_encrypt::<V>(self.rk(), iv, buf))
-                    || ssse3::cbc_encrypt::<V>(self.rk(), iv, buf, vex)
-            }
-            Path::Paired => {
-                x86_paired::cbc_encrypt_streams::<V>(&[self.rk()], &mut [iv], &mut [buf])
-            }
-            _ => false,
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let done = false;
-        if !done {
+        if !native::cbc_encrypt(self, iv, buf) {
             for block in buf.chunks_exact_mut(V::BLOCK) {
                 modes::xor_in_place(block, iv);
                 soft::encrypt_blocks::<V>(self.rk(), block);
@@ -528,73 +412,11 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        let done = match self.path(buf.len()) {
-            Path::ZmmFull => {
-                let done = avx512_full::cbc_decrypt::<V>(self.slices(), iv, buf);
-                self.kernel_cbc_decrypt(iv, &mut buf[done..]);
-                true
-            }
-            Path::YmmFull => {
-                let done = if avx2_gfni_full::available() {
-                    avx2_gfni_full::cbc_decrypt::<V>(self.slices(), iv, buf)
-                } else {
-                    avx2_full::cbc_decrypt::<V>(self.slices(), iv, buf)
-                };
-                self.kernel_cbc_decrypt(iv, &mut buf[done..]);
-                true
-            }
-            Path::Zmm => avx512::cbc_decrypt::<V>(self.planes(), iv, buf),
-            Path::Ymm => avx2::cbc_decrypt::<V>(self.planes(), iv, buf),
-            _ => false,
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let done = false;
-        if !done {
-            modes::cbc_decrypt_batched(self, iv, buf);
-        }
+        self.run_cbc_decrypt(iv, buf);
     }
 
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        // Interleaving pays once the streams are a few blocks long: below that, turning every
-        // key into bit-planes costs more than running each stream on its own.
-        let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
-        let alike = keys
-            .iter()
-            .all(|k| (k.backend, k.paper_layout) == (keys[0].backend, keys[0].paper_layout));
-        let same = long && alike;
-        let paper = keys.first().is_some_and(|k| k.paper_layout);
-        let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
-            // Up to four streams: the paired kernel keys them without a transposition and
-            // runs them with the latency of one.
-            #[cfg(target_arch = "x86_64")]
-            Some(Backend::Avx512 | Backend::Avx2)
-                if alike && keys.len() > 1 && (paper || keys.len() <= x86_paired::BLOCKS) =>
-            {
-                (x86_paired::BLOCKS, x86_paired::cbc_encrypt_streams::<V>)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Some(Backend::Avx512) if same && keys.len() > 16 => {
-                (avx512::streams::<V>(), avx512::cbc_encrypt_streams::<V>)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Some(Backend::Avx512 | Backend::Avx2) if same && keys.len() > 1 => {
-                (avx2::streams::<V>(), avx2::cbc_encrypt_streams::<V>)
-            }
-            _ => (0, |_, _, _| false),
-        };
-        let mut done = width > 0;
-        if done {
-            for ((k, iv), b) in keys
-                .chunks(width)
-                .zip(ivs.chunks_mut(width))
-                .zip(bufs.chunks_mut(width))
-            {
-                let rks: Vec<&RoundKeys> = k.iter().map(|c| c.rk()).collect();
-                done &= run(&rks, iv, b);
-            }
-        }
-        if !done {
+        if !native::cbc_encrypt_streams(keys, ivs, bufs) {
             for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
                 k.kernel_cbc_encrypt(iv, b);
             }
@@ -602,17 +424,13 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 }
 
-/// Blocks in the longest stream from which multi-key CBC encryption interleaves streams.
-const INTERLEAVE_BLOCKS: usize = 4;
-
-/// A backend's CBC encryption of several streams side by side; `false` if it did nothing.
-type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
-
+// The registry shares ciphers between threads: with `std`, whose caches are `Sync`.
+#[cfg(feature = "std")]
 impl<V: Variant> NamedCipher for Ublock<V> {
     const NAME: &'static str = V::NAME;
     const KEY_LEN: usize = V::KEY;
 
-    fn backends() -> Vec<Backend> {
+    fn backends() -> alloc::vec::Vec<Backend> {
         Self::backends()
     }
 
@@ -626,13 +444,7 @@ impl<V: Variant> NamedCipher for Ublock<V> {
 
 impl<V: Variant> Drop for Ublock<V> {
     fn drop(&mut self) {
-        if let Some(p) = self.planes.get_mut() {
-            p.zeroize();
-        }
-        if let Some(p) = self.slices.get_mut() {
-            p.zeroize();
-        }
-        wipe(&mut self.key);
+        crate::wipe::value(&mut self.key);
     }
 }
 

@@ -19,7 +19,6 @@ mod x86;
 /// Overwrites `x` with `T::default()` through one volatile store. For plain data (integers
 /// and arrays of them), where the default is all zeros.
 #[inline(always)]
-#[allow(dead_code)]
 pub fn value<T: Copy + Default>(x: &mut T) {
     // SAFETY: `x` is a valid, aligned, exclusive reference; `T: Copy` has no drop glue, so
     // overwriting it without dropping the old value leaks nothing.
@@ -35,6 +34,7 @@ pub fn bytes(bytes: &mut [u8]) {
 
 /// Zeroes `words`.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub fn u32s(words: &mut [u32]) {
     integers(words);
 }

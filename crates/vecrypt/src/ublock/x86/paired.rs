@@ -21,13 +21,13 @@
 use core::arch::x86_64::*;
 
 use super::consts::{SBOX, SBOX_INV};
-use super::ssse3::{Half, gather_tables, map, nibble_key, regs, rotation, zip};
+use super::nibbles::{Half, gather_tables, map, nibble_key, regs, rotation, zip};
 use super::{RoundKeys, Variant};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
-    cpu::features().has("avx2")
+    kernels::UBLOCK_PAIRED_AVX2.runs()
 }
 
 /// A half of the state of four blocks: one register for 128-bit blocks, two for 256-bit ones.
@@ -39,7 +39,7 @@ pub(super) const BLOCKS: usize = 4;
 /// Most bytes one call holds (four 256-bit blocks).
 const MAX_BYTES: usize = BLOCKS * 32;
 
-// Every helper below is reached only from this file's `#[target_feature(enable = "avx2")]`
+// Every helper below is reached only from this file's `#[kernel(UBLOCK_PAIRED_AVX2)]`
 // functions, entered after `available()`; that is what makes the intrinsics in them sound.
 
 #[inline(always)]
@@ -395,7 +395,7 @@ fn by_fours<V: Variant>(buf: &mut [u8], mut f: impl FnMut(&mut [u8])) {
     }
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PAIRED_AVX2)]
 fn ecb_encrypt_avx2<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
     let t = Tables::new();
     let k = PairedKeys::new::<V>([rk; BLOCKS]);
@@ -411,7 +411,7 @@ fn ecb_encrypt_avx2<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
     );
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PAIRED_AVX2)]
 fn ecb_decrypt_avx2<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
     let t = Tables::new();
     let k = PairedKeys::new::<V>([rk; BLOCKS]);
@@ -429,7 +429,7 @@ fn ecb_decrypt_avx2<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
 
 /// CBC encryption of up to four streams (one key each) in lockstep, the chains held in
 /// registers; a stream that has ended keeps a slot whose output is dropped.
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PAIRED_AVX2)]
 fn cbc_encrypt_streams_avx2<V: Variant>(
     keys: &[&RoundKeys],
     ivs: &mut [&mut [u8]],

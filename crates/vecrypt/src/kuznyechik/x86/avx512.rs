@@ -57,7 +57,7 @@ use super::consts::{
     ELL, PHI, PHI_INV, PI, PI_INV, ROUND_CONSTANTS, affine_matrix, conjugate_by_phi, matrix_of,
     phi_columns,
 };
-use crate::cpu::Features;
+use crate::cpu::{kernel, kernels};
 
 /// Blocks per batch: one byte of each in every lane of a ZMM register.
 pub(super) const LANES: usize = 64;
@@ -69,10 +69,8 @@ pub(super) const BATCH: usize = LANES * 16;
 const SMALL_LIMIT: usize = 21;
 
 /// Whether this CPU can run the backend.
-pub(super) fn available(f: &Features) -> bool {
-    (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
-        && f.has("avx512vbmi")
-        && f.has("gfni")
+pub(super) fn available() -> bool {
+    kernels::KUZNYECHIK_AVX512.runs()
 }
 
 pub(super) type State = [__m512i; 16];
@@ -142,7 +140,7 @@ pub(super) unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
 /// blends that load port 5 further (measured 3 to 5% slower). The mask registers in `asm!`
 /// need the feature on this function itself, which rules out `#[inline(always)]`; every
 /// caller enables a superset of it, and the generated code has it inlined.
-#[target_feature(enable = "avx512bw")]
+#[kernel(KUZNYECHIK_MASKS_AVX512BW)]
 #[inline]
 unsafe fn quarter_masks(x: __m512i) -> [u64; 3] {
     let (bit6, bit7, both): (u64, u64, u64);
@@ -351,7 +349,7 @@ impl Drop for Shares {
 /// counter that has run (the whole block and MGM's right half share one), and so are the
 /// round keys of the chain path ([`ChainKeys`]).
 #[derive(Clone, Default)]
-pub(super) struct SlicedKeys {
+pub(in crate::kuznyechik) struct SlicedKeys {
     encrypt: OnceLock<Box<Shares>>,
     decrypt: OnceLock<Box<Shares>>,
     low_byte_15: OnceLock<Box<ColumnTable>>,
@@ -406,7 +404,7 @@ impl SlicedKeys {
 /// Called from the `OnceLock` initializer, a closure that inherits no target features: the
 /// attribute here, not inlining into an AVX-512 caller, is what keeps its intrinsics inline
 /// (without it every one became a call, about 1.5 µs a key).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn shares(rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> Shares {
     // SAFETY: register-only operations, enabled by the caller, and loads and stores of
     // whole 64-byte rows of fixed-size arrays.
@@ -786,7 +784,7 @@ fn for_each_batch(buf: &mut [u8], mut f: impl FnMut(&mut [u8; BATCH])) {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn encrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers only touch registers
     // and arrays whose bounds they check by type.
@@ -808,7 +806,7 @@ unsafe fn encrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn decrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.
     unsafe {
@@ -892,7 +890,7 @@ pub(super) unsafe fn counter_batch(
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn ctr_impl(
     rk: &RoundKeys,
     keys: &SlicedKeys,
@@ -943,7 +941,7 @@ unsafe fn ctr_impl(
 /// in the φ domain, where the data stays from the first round to the last. One lane of a
 /// register is used; the cost is the latency of 32 rounds, about a third of a
 /// microsecond, instead of the portable S and L.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn expand_key_impl(key: &[u8; 32]) -> RoundKeys {
     // SAFETY: the features are enabled on this function; the loads read 16 bytes of
     // 16-byte arrays or halves of the 32-byte key, the stores write 16-byte arrays.
@@ -981,7 +979,7 @@ unsafe fn expand_key_impl(key: &[u8; 32]) -> RoundKeys {
 
 /// The round keys of `key`, or `None` if the CPU lacks the features.
 pub(super) fn expand_key(key: &[u8; 32]) -> Option<RoundKeys> {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return None;
     }
     // SAFETY: the required features were just checked.
@@ -990,7 +988,7 @@ pub(super) fn expand_key(key: &[u8; 32]) -> Option<RoundKeys> {
 
 /// Encrypts whole blocks in place; `false` (and nothing done) if the CPU lacks the features.
 pub(super) fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     if super::avx512_chain::few(rk, keys, buf, false) {
@@ -1003,7 +1001,7 @@ pub(super) fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) 
 
 /// Decrypts whole blocks in place; `false` (and nothing done) if the CPU lacks the features.
 pub(super) fn decrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     if super::avx512_chain::few(rk, keys, buf, true) {
@@ -1023,7 +1021,7 @@ pub(super) fn ctr(
     counter: &mut [u8; 16],
     buf: &mut [u8],
 ) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     // SAFETY: the required features were just checked.

@@ -11,18 +11,15 @@
 use core::arch::x86_64::*;
 
 use super::Variant;
-use super::avx512::Zmm;
 use super::full_slice::{self, SliceKeys};
+use super::planes_zmm::Zmm;
+use super::sliced_entry::full_slice_entry_points;
 use super::transpose::Exchanges;
-use super::x86_full_entry::full_slice_entry_points;
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
-    let f = cpu::features();
-    (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
-        && f.has("avx512vbmi")
-        && f.has("gfni")
+    kernels::UBLOCK_SLICED_AVX512.runs()
 }
 
 /// Every 64-bit lane: byte `b` is `1 << (7 - b)`, the operand that makes `GF2P8AFFINEQB`
@@ -105,4 +102,4 @@ impl Exchanges for Zmm {
     }
 }
 
-full_slice_entry_points!("avx512f,avx512bw,avx512vl,avx512vbmi,gfni", Zmm, available);
+full_slice_entry_points!(UBLOCK_SLICED_AVX512, Zmm, available);

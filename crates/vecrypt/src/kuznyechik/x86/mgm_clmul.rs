@@ -7,11 +7,11 @@
 
 use core::arch::x86_64::*;
 
-use crate::cpu::Features;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU can run [`mul_sum`].
-pub(super) fn available(f: &Features) -> bool {
-    f.has("pclmulqdq") && f.has("sse2")
+pub(super) fn available() -> bool {
+    kernels::KUZNYECHIK_MGM_CLMUL.runs()
 }
 
 #[inline(always)]
@@ -31,7 +31,7 @@ unsafe fn to_u128(x: __m128i) -> u128 {
     }
 }
 
-#[target_feature(enable = "pclmulqdq,sse2")]
+#[kernel(KUZNYECHIK_MGM_CLMUL)]
 unsafe fn mul_sum_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
     // SAFETY: the features are enabled on this function; loads go through checked slices.
     unsafe {
@@ -130,7 +130,7 @@ impl WideProducts {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq,pclmulqdq,sse2")]
+#[kernel(KUZNYECHIK_MGM_VPCLMUL)]
 unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
     // SAFETY: the features are enabled on this function; every 64-byte load reads a whole
     // chunk of a checked slice.
@@ -155,8 +155,7 @@ unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 /// `counter`: the high 64-bit half is incremented when `left`, else the low half, each
 /// modulo 2^64. `false` if the CPU lacks AVX-512BW (the caller then fills block by block).
 pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
-    let f = crate::cpu::features();
-    if !(f.has("avx512f") && f.has("avx512bw")) {
+    if !kernels::KUZNYECHIK_MGM_COUNTERS.runs() {
         return false;
     }
     assert!(out.len() >= 16 * blocks);
@@ -165,7 +164,7 @@ pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, l
     true
 }
 
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(KUZNYECHIK_MGM_COUNTERS)]
 unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) {
     let (lo, hi) = (*counter as u64 as i64, (*counter >> 64) as u64 as i64);
     // Four blocks per register, each a little-endian 128-bit lane (low half first); only
@@ -209,12 +208,11 @@ unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, 
 /// The unreduced sum of `H_i * X_i` over the blocks of `hs` and `xs` as (low, high) halves
 /// of a 256-bit polynomial; `None` if the CPU lacks PCLMULQDQ.
 pub(super) fn mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
-    let f = crate::cpu::features();
-    if f.has("avx512f") && f.has("avx512bw") && f.has("vpclmulqdq") && available(f) {
+    if kernels::KUZNYECHIK_MGM_VPCLMUL.runs() {
         // SAFETY: the required features were just checked.
         return Some(unsafe { mul_sum_wide_impl(hs, xs) });
     }
-    if !available(f) {
+    if !available() {
         return None;
     }
     // SAFETY: the required features were just checked.

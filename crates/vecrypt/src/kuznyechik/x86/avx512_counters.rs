@@ -19,6 +19,7 @@
 //! the caller's general path. The counter is public; the tables are key material and are
 //! only ever read at offsets that depend on the counter.
 
+use crate::cpu::kernel;
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
@@ -112,7 +113,7 @@ unsafe fn lane_index() -> __m512i {
 
 /// The table of `counting` for the first round key `k1`, with π held in `sbox`. Built for
 /// the features itself, as it runs inside a `OnceLock` initializer (see `avx512::shares`).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn column_table(
     k1: &[u8; 16],
     counting: Counting,

@@ -12,17 +12,16 @@
 use core::arch::x86_64::*;
 
 use super::Variant;
-use super::avx2::Ymm;
 use super::bitslice::{Lanes, State};
 use super::full_slice::{self, SliceKeys};
+use super::planes_ymm::Ymm;
+use super::sliced_entry::full_slice_entry_points;
 use super::transpose::Exchanges;
-use super::x86_full_entry::full_slice_entry_points;
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
-    let f = cpu::features();
-    f.has("avx2") && f.has("gfni")
+    kernels::UBLOCK_SLICED_AVX2_GFNI.runs()
 }
 
 /// A 256-bit register whose bit transpose is `GF2P8AFFINEQB`. Only built inside this file's
@@ -155,4 +154,4 @@ impl Exchanges for YmmGfni {
     }
 }
 
-full_slice_entry_points!("avx2,gfni", YmmGfni, available);
+full_slice_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, available);

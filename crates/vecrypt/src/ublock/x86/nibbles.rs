@@ -19,7 +19,7 @@
 //! Measured (thread CPU time, 3.3 GHz Xeon with AVX-512, shared machine): 207-220 cycles per
 //! block for 128/128 (1.07-1.14x the chain), 296-313 for 128/256 (1.02-1.08x), 492-532 for
 //! 256/256 (1.02-1.1x the shuffle bound). On the AVX-512 backend, one uBlock-256/256 stream
-//! goes to `x86_wide_nibbles.rs` instead, whose round issues 12 shuffles (chain 337 cycles
+//! goes to `wide_nibbles.rs` instead, whose round issues 12 shuffles (chain 337 cycles
 //! per block).
 //!
 //! A fresh key's first one-block encryption runs the schedule in registers next to the
@@ -31,11 +31,11 @@ use core::arch::x86_64::*;
 
 use super::consts::{RC, SBOX, SBOX_INV};
 use super::{RoundKeys, Variant};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU runs the backend.
 pub(super) fn available() -> bool {
-    cpu::features().has("ssse3")
+    kernels::UBLOCK_NIBBLES_SSSE3.runs()
 }
 
 /// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
@@ -293,7 +293,7 @@ impl NibbleKeys {
     #[inline(always)]
     fn new<V: Variant>(rk: &RoundKeys) -> Self {
         // A plain loop, not `array::from_fn`, so that the shuffles stay inline (see
-        // `x86_paired::PairedKeys::new`).
+        // `paired::PairedKeys::new`).
         let mut keys = [([zero(); 2], [zero(); 2]); 25];
         for (i, k) in keys.iter_mut().enumerate().take(V::ROUNDS + 1) {
             *k = nibble_key::<V>(rk, i);
@@ -575,28 +575,28 @@ const fn pk_table(pk: &[usize], from: usize) -> [u8; 16] {
 }
 
 macro_rules! entry_points {
-    ($feature:literal, $ecb_enc:ident, $ecb_dec:ident, $cbc_enc:ident, $key:ident, $one:ident) => {
-        #[target_feature(enable = $feature)]
+    ($kernel:ident, $ecb_enc:ident, $ecb_dec:ident, $cbc_enc:ident, $key:ident, $one:ident) => {
+        #[kernel($kernel)]
         fn $ecb_enc<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
             ecb_encrypt_px::<V>(rk, buf);
         }
 
-        #[target_feature(enable = $feature)]
+        #[kernel($kernel)]
         fn $ecb_dec<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
             ecb_decrypt_px::<V>(rk, buf);
         }
 
-        #[target_feature(enable = $feature)]
+        #[kernel($kernel)]
         fn $cbc_enc<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
             cbc_encrypt_px::<V>(rk, iv, buf);
         }
 
-        #[target_feature(enable = $feature)]
+        #[kernel($kernel)]
         fn $key<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
             expand_key_px::<V>(key, rk);
         }
 
-        #[target_feature(enable = $feature)]
+        #[kernel($kernel)]
         fn $one<V: Variant>(key: &[u8], block: &mut [u8]) {
             encrypt_one_with_key_px::<V>(key, block);
         }
@@ -604,7 +604,7 @@ macro_rules! entry_points {
 }
 
 entry_points!(
-    "ssse3",
+    UBLOCK_NIBBLES_SSSE3,
     ecb_encrypt_ssse3,
     ecb_decrypt_ssse3,
     cbc_encrypt_ssse3,
@@ -613,7 +613,7 @@ entry_points!(
 );
 // The same code with VEX encodings, for the AVX2 and AVX-512 backends.
 entry_points!(
-    "avx2",
+    UBLOCK_NIBBLES_AVX2,
     ecb_encrypt_avx2,
     ecb_decrypt_avx2,
     cbc_encrypt_avx2,
@@ -624,7 +624,7 @@ entry_points!(
 /// ECB encryption one block at a time (VEX-encoded when `vex` and AVX2 allow); `false`
 /// (nothing done) without SSSE3.
 pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
-    if vex && cpu::features().has("avx2") {
+    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
         // SAFETY: AVX2 was just checked.
         unsafe { ecb_encrypt_avx2::<V>(rk, buf) };
     } else if available() {
@@ -638,7 +638,7 @@ pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool)
 
 /// ECB decryption one block at a time; `false` (nothing done) without SSSE3.
 pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
-    if vex && cpu::features().has("avx2") {
+    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
         // SAFETY: AVX2 was just checked.
         unsafe { ecb_decrypt_avx2::<V>(rk, buf) };
     } else if available() {
@@ -657,7 +657,7 @@ pub(super) fn cbc_encrypt<V: Variant>(
     buf: &mut [u8],
     vex: bool,
 ) -> bool {
-    if vex && cpu::features().has("avx2") {
+    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
         // SAFETY: AVX2 was just checked.
         unsafe { cbc_encrypt_avx2::<V>(rk, iv, buf) };
     } else if available() {
@@ -671,7 +671,7 @@ pub(super) fn cbc_encrypt<V: Variant>(
 
 /// The key schedule into `rk`; `false` (nothing done) without SSSE3.
 pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
-    if cpu::features().has("avx2") {
+    if kernels::UBLOCK_NIBBLES_AVX2.runs() {
         // SAFETY: AVX2 was just checked.
         unsafe { key_avx2::<V>(key, rk) };
     } else if available() {
@@ -689,7 +689,7 @@ pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8], vex
     if key.len() != V::KEY || block.len() != V::BLOCK {
         return false;
     }
-    if vex && cpu::features().has("avx2") {
+    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
         // SAFETY: AVX2 was just checked.
         unsafe { one_avx2::<V>(key, block) };
     } else if available() {

@@ -8,7 +8,7 @@
 //! XORed into the data as it leaves the layout, and the multipliers `H_i` leave it straight
 //! into the registers of the products: the scatter out of the layout also reverses each
 //! block's bytes, which is the order PCLMULQDQ wants. The 256-bit products of a call are
-//! summed unreduced (`x86_mgm::WideProducts`) and returned once; the caller reduces.
+//! summed unreduced (`mgm_clmul::WideProducts`) and returned once; the caller reduces.
 
 use core::arch::x86_64::*;
 
@@ -18,12 +18,12 @@ use super::avx512::{
 };
 use super::avx512_counters::Counting;
 use super::consts::PI;
-use super::x86_mgm::{WideProducts, reverse_lanes};
-use crate::cpu::Features;
+use super::mgm_clmul::{WideProducts, reverse_lanes};
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU can run the fused batches.
-pub(super) fn available(f: &Features) -> bool {
-    super::avx512::available(f) && f.has("vpclmulqdq")
+pub(super) fn available() -> bool {
+    kernels::KUZNYECHIK_MGM_AVX512.runs()
 }
 
 /// Adds `H_i * X_i` for the 64 blocks of a batch: `hs` from [`unsliced_reversed`], `xs`
@@ -46,7 +46,7 @@ fn batches(data: &[u8]) -> impl Iterator<Item = &[u8; BATCH]> {
         .map(|c| c.try_into().expect("whole batch"))
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni,vpclmulqdq")]
+#[kernel(KUZNYECHIK_MGM_AVX512)]
 unsafe fn absorb_impl(
     rk: &RoundKeys,
     keys: &SlicedKeys,
@@ -68,7 +68,7 @@ unsafe fn absorb_impl(
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni,vpclmulqdq")]
+#[kernel(KUZNYECHIK_MGM_AVX512)]
 unsafe fn seal_impl(
     rk: &RoundKeys,
     keys: &SlicedKeys,
@@ -102,7 +102,7 @@ pub(super) fn absorb(
     z: &mut u128,
     data: &[u8],
 ) -> Option<(usize, (u128, u128))> {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return None;
     }
     let done = data.len() / BATCH * BATCH;
@@ -122,7 +122,7 @@ pub(super) fn seal(
     z: &mut u128,
     buf: &mut [u8],
 ) -> Option<(usize, (u128, u128))> {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return None;
     }
     let done = buf.len() / BATCH * BATCH;

@@ -3,26 +3,26 @@
 //! [`super::full_slice`], and a safe wrapper that checks the CPU first.
 
 /// Defines `batch`, `ecb`, `ctr` and `cbc_decrypt` for register type `$reg`, whose
-/// operations need `$features`, present when `$available()` says so.
+/// operations need the features of the kernel `$kernel`, present when `$available()` says so.
 macro_rules! full_slice_entry_points {
-    ($features:literal, $reg:ty, $available:path) => {
-        #[target_feature(enable = $features)]
+    ($kernel:ident, $reg:ty, $available:path) => {
+        #[kernel($kernel)]
         fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
             full_slice::ecb::<$reg, V, DECRYPT>(keys, buf)
         }
 
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
             full_slice::cbc_decrypt::<$reg, V>(keys, iv, buf)
         }
 
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
             full_slice::ctr::<$reg, V>(keys, counter, buf)
         }
 
         #[cfg(feature = "kernel-parts")]
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         fn ecb_part_full<V: Variant, const PART: u8>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
             full_slice::ecb_part::<$reg, V, PART>(keys, buf)
         }

@@ -3,7 +3,7 @@
 //! transposition ([`super::transpose`]) in AVX2 alone.
 //!
 //! Without `VPTERNLOGD` a three-input XOR is two instructions, but the round still has about
-//! half the operations of the bit-planes kernel in `avx2.rs` per block, none of them
+//! half the operations of the bit-planes kernel in `planes_ymm.rs` per block, none of them
 //! rotations or shuffles. The bit transpose is the three shift-and-mask steps of an 8x8 bit
 //! matrix transpose per 64-bit lane.
 
@@ -11,10 +11,16 @@
 use core::arch::x86_64::*;
 
 use super::Variant;
-use super::avx2::{self, Ymm};
 use super::full_slice::{self, SliceKeys};
+use super::planes_ymm::Ymm;
+use super::sliced_entry::full_slice_entry_points;
 use super::transpose::Exchanges;
-use super::x86_full_entry::full_slice_entry_points;
+use crate::cpu::{kernel, kernels};
+
+/// Whether this CPU runs the kernel.
+fn available() -> bool {
+    kernels::UBLOCK_SLICED_AVX2.runs()
+}
 
 /// `t = (x ^ (x >> S)) & M; x ^= t ^ (t << S)`: swaps the bits `M` selects with those `S`
 /// places above them, in every 64-bit lane.
@@ -31,7 +37,7 @@ fn swap_bits<const S: i32, const L: i32>(x: __m256i, m: i64) -> __m256i {
 }
 
 // The operations below are reached only from this file's `#[target_feature]` functions,
-// entered after `avx2::available()`; that is what makes the intrinsics in them sound.
+// entered after `planes_ymm::available()`; that is what makes the intrinsics in them sound.
 impl Exchanges for Ymm {
     const REVERSED: bool = false;
 
@@ -110,9 +116,9 @@ impl Exchanges for Ymm {
     }
 }
 
-full_slice_entry_points!("avx2", Ymm, avx2::available);
+full_slice_entry_points!(UBLOCK_SLICED_AVX2, Ymm, available);
 
-/// The calls take `avx2_gfni_full.rs` where the CPU has GFNI; these keep this kernel checked
+/// The calls take `sliced_ymm_gfni.rs` where the CPU has GFNI; these keep this kernel checked
 /// against the portable code there too.
 #[cfg(test)]
 mod tests {
@@ -133,7 +139,7 @@ mod tests {
     }
 
     fn matches_soft<V: Variant>(seed: u64) {
-        if !avx2::available() {
+        if !available() {
             return;
         }
         let mut seed = seed;
@@ -154,7 +160,10 @@ mod tests {
                     soft.encrypt_ecb(&mut want).unwrap();
                 }
                 let mut got = data.clone();
-                assert_eq!(ecb::<V>(fast.slices(), &mut got, decrypt), batches * batch);
+                assert_eq!(
+                    ecb::<V>(super::super::slices(&fast), &mut got, decrypt),
+                    batches * batch
+                );
                 assert_eq!(got[..want.len()], want[..], "ECB {what} decrypt {decrypt}");
                 assert_eq!(got[want.len()..], data[want.len()..], "ECB {what} tail");
             }
@@ -164,7 +173,7 @@ mod tests {
             let mut got = data.clone();
             let mut counter = iv.clone();
             assert_eq!(
-                ctr::<V>(fast.slices(), &mut counter, &mut got),
+                ctr::<V>(super::super::slices(&fast), &mut counter, &mut got),
                 batches * batch
             );
             assert_eq!(
@@ -185,7 +194,7 @@ mod tests {
             let mut got = data[..batches * batch].to_vec();
             let mut chain = iv.clone();
             assert_eq!(
-                cbc_decrypt::<V>(fast.slices(), &mut chain, &mut got),
+                cbc_decrypt::<V>(super::super::slices(&fast), &mut chain, &mut got),
                 got.len()
             );
             assert_eq!(got, want, "CBC decryption {what}");

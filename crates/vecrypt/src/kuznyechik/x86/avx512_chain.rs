@@ -26,6 +26,7 @@
 //! scheduler at once. Data enters the chain through φ and a byte scatter, off the chain's
 //! path, and leaves the same way.
 
+use crate::cpu::kernel;
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
@@ -205,7 +206,7 @@ impl Drop for ChainKeys {
 
 /// Makes [`ChainKeys`]. Called from a `OnceLock` initializer, which inherits no target
 /// features, hence the attribute.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn chain_keys(rk: &RoundKeys) -> ChainKeys {
     // SAFETY: the features are enabled on this function; loads and stores of whole 64-byte
     // rows of fixed-size arrays.
@@ -332,7 +333,7 @@ unsafe fn step<const Z: usize>(
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn chain_impl<const Z: usize>(
     rk: &RoundKeys,
     keys: &SlicedKeys,
@@ -381,7 +382,7 @@ pub(super) fn chain(
     register: &mut [u8],
     buf: &mut [u8],
 ) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     // SAFETY: the required features were just checked.
@@ -420,7 +421,7 @@ unsafe fn leave_blocks<const Z: usize>(x: &[__m512i; Z], buf: &mut [u8]) {
 }
 
 /// `Z` blocks as `Z` chains of one step, their rounds alternating.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers take whole blocks.
     unsafe {
@@ -434,7 +435,7 @@ unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, bu
 }
 
 /// The inverse of [`encrypt_few_impl`]: nine rounds `S⁻¹(L⁻¹(x) ^ L⁻¹(K))`, then K_1.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[kernel(KUZNYECHIK_AVX512)]
 unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_few_impl`.
     unsafe {
@@ -466,7 +467,7 @@ const FEW_DECRYPT: usize = 2;
 /// CPU features.
 pub(super) fn few(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8], decrypt: bool) -> bool {
     let most = if decrypt { FEW_DECRYPT } else { FEW };
-    if buf.is_empty() || buf.len() > 16 * most || !available(crate::cpu::features()) {
+    if buf.is_empty() || buf.len() > 16 * most || !available() {
         return false;
     }
     // SAFETY: the required features were just checked.

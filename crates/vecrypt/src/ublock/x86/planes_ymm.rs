@@ -5,19 +5,18 @@
 //! `VPTERNLOGD`, the 4- and 20-bit word rotations are two shifts and an OR, the 8-bit one is
 //! a `VPSHUFB`, and the S-box takes the two-input formula of [`bitslice::Lanes`]. Calls of
 //! 256 blocks or more run their whole batches on the fully bitsliced kernel
-//! (`avx2_full.rs`, or `avx2_gfni_full.rs` where the CPU has GFNI), 12-40% faster.
+//! (`sliced_ymm.rs`, or `sliced_ymm_gfni.rs` where the CPU has GFNI), 12-40% faster.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::{RoundKeys, Variant};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU runs the backend.
 pub(super) fn available() -> bool {
-    let f = cpu::features();
-    f.has("avx2")
+    kernels::UBLOCK_PLANES_AVX2.runs()
 }
 
 /// A 256-bit register. Only built inside this file's `#[target_feature]` functions, which
@@ -171,27 +170,27 @@ impl Lanes for Ymm {
     }
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PLANES_AVX2)]
 fn ecb_encrypt_avx2<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
     bitslice::ecb_encrypt::<Ymm, V>(keys, buf);
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PLANES_AVX2)]
 fn ecb_decrypt_avx2<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
     bitslice::ecb_decrypt::<Ymm, V>(keys, buf);
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PLANES_AVX2)]
 fn ctr_avx2<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
     bitslice::ctr::<Ymm, V>(keys, counter, buf);
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PLANES_AVX2)]
 fn cbc_decrypt_avx2<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
     bitslice::cbc_decrypt::<Ymm, V>(keys, iv, buf);
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(UBLOCK_PLANES_AVX2)]
 fn cbc_encrypt_streams_avx2<V: Variant>(
     keys: &[&RoundKeys],
     ivs: &mut [&mut [u8]],

@@ -32,7 +32,7 @@ use super::consts::{
     ELL, PHI as TO_AES_FIELD, PHI_INV as FROM_AES_FIELD, ROUND_CONSTANTS, affine_matrix, gf_mul,
     matrix_of, phi_columns,
 };
-use crate::cpu::Features;
+use crate::cpu::{kernel, kernels};
 
 /// Blocks per batch: one byte of each in every lane of a YMM register.
 const LANES: usize = 32;
@@ -40,8 +40,8 @@ const LANES: usize = 32;
 const BATCH: usize = LANES * 16;
 
 /// Whether this CPU can run the backend.
-pub(super) fn available(f: &Features) -> bool {
-    f.has("avx2")
+pub(super) fn available() -> bool {
+    kernels::KUZNYECHIK_AVX2.runs()
 }
 
 type State = [__m256i; 16];
@@ -649,7 +649,7 @@ impl Drop for Pad {
 }
 
 #[allow(unsafe_code)]
-mod x86_gfni;
+mod gfni;
 
 /// Below this many blocks the GFNI entry points run blocks two at a time instead of as a
 /// sliced batch, which costs as much as 32 blocks: the chained modes pass one block. A pair
@@ -763,7 +763,7 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
             if buf.len() < 16 * SMALL_BLOCKS {
                 return small_body::<false>(rk, buf);
             }
-            return x86_gfni::encrypt(rk, buf);
+            return gfni::encrypt(rk, buf);
         }
         let t = tables(false);
         for_each_batch!(buf, |batch| {
@@ -782,7 +782,7 @@ unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
             if buf.len() < 16 * SMALL_BLOCKS {
                 return small_body::<true>(rk, buf);
             }
-            return x86_gfni::decrypt(rk, buf);
+            return gfni::decrypt(rk, buf);
         }
         let t = tables(true);
         for_each_batch!(buf, |batch| {
@@ -798,7 +798,7 @@ unsafe fn ctr_body<const GFNI: bool>(rk: &RoundKeys, counter: &mut [u8; 16], buf
     // SAFETY: as in `encrypt_body`.
     unsafe {
         if GFNI {
-            return x86_gfni::ctr(rk, counter, buf);
+            return gfni::ctr(rk, counter, buf);
         }
         let t = tables(false);
         let mut next = u128::from_be_bytes(*counter);
@@ -822,20 +822,20 @@ unsafe fn ctr_body<const GFNI: bool>(rk: &RoundKeys, counter: &mut [u8; 16], buf
 
 /// The hot loops, compiled once for AVX2 alone and once with GFNI.
 macro_rules! entry_points {
-    ($features:literal, $gfni:literal, $enc:ident, $dec:ident, $ctr:ident) => {
-        #[target_feature(enable = $features)]
+    ($kernel:ident, $gfni:literal, $enc:ident, $dec:ident, $ctr:ident) => {
+        #[kernel($kernel)]
         unsafe fn $enc(rk: &RoundKeys, buf: &mut [u8]) {
             // SAFETY: the features the body needs are enabled on this function.
             unsafe { encrypt_body::<$gfni>(rk, buf) }
         }
 
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         unsafe fn $dec(rk: &RoundKeys, buf: &mut [u8]) {
             // SAFETY: the features the body needs are enabled on this function.
             unsafe { decrypt_body::<$gfni>(rk, buf) }
         }
 
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         unsafe fn $ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
             // SAFETY: the features the body needs are enabled on this function.
             unsafe { ctr_body::<$gfni>(rk, counter, buf) }
@@ -844,18 +844,24 @@ macro_rules! entry_points {
 }
 
 entry_points!(
-    "avx2",
+    KUZNYECHIK_AVX2,
     false,
     encrypt_shuffles,
     decrypt_shuffles,
     ctr_shuffles
 );
-entry_points!("avx2,gfni", true, encrypt_gfni, decrypt_gfni, ctr_gfni);
+entry_points!(
+    KUZNYECHIK_AVX2_GFNI,
+    true,
+    encrypt_gfni,
+    decrypt_gfni,
+    ctr_gfni
+);
 
 /// The key schedule on one block: 32 Feistel rounds through the GFNI S-box and L of the
 /// two-block path, where the portable code takes about 7 microseconds (so the ACPKM key
 /// change of every section cost more than the section's keystream).
-#[target_feature(enable = "avx2,gfni")]
+#[kernel(KUZNYECHIK_AVX2_GFNI)]
 unsafe fn expand_key_gfni(key: &[u8; 32]) -> RoundKeys {
     // SAFETY: AVX2 and GFNI are enabled on this function; the loads read the two 16-byte
     // halves of the key and 16-byte constants, the stores write 16-byte round keys.
@@ -892,8 +898,7 @@ unsafe fn expand_key_gfni(key: &[u8; 32]) -> RoundKeys {
 
 /// The key schedule, when this CPU has AVX2 and GFNI.
 pub(super) fn expand_key(key: &[u8; 32]) -> Option<RoundKeys> {
-    let f = crate::cpu::features();
-    if !(available(f) && f.has("gfni")) {
+    if !kernels::KUZNYECHIK_AVX2_GFNI.runs() {
         return None;
     }
     // SAFETY: the required features were just checked.
@@ -902,12 +907,12 @@ pub(super) fn expand_key(key: &[u8; 32]) -> Option<RoundKeys> {
 
 /// Encrypts whole blocks in place; `false` (and nothing done) if the CPU lacks AVX2.
 pub(super) fn encrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        if crate::cpu::features().has("gfni") {
+        if kernels::KUZNYECHIK_AVX2_GFNI.runs() {
             encrypt_gfni(rk, buf)
         } else {
             encrypt_shuffles(rk, buf)
@@ -918,12 +923,12 @@ pub(super) fn encrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) -> bool {
 
 /// Decrypts whole blocks in place; `false` (and nothing done) if the CPU lacks AVX2.
 pub(super) fn decrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        if crate::cpu::features().has("gfni") {
+        if kernels::KUZNYECHIK_AVX2_GFNI.runs() {
             decrypt_gfni(rk, buf)
         } else {
             decrypt_shuffles(rk, buf)
@@ -934,12 +939,12 @@ pub(super) fn decrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) -> bool {
 
 /// CTR with a whole-block big-endian counter; `false` (and nothing done) without AVX2.
 pub(super) fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
-    if !available(crate::cpu::features()) {
+    if !available() {
         return false;
     }
     // SAFETY: the required features were just checked.
     unsafe {
-        if crate::cpu::features().has("gfni") {
+        if kernels::KUZNYECHIK_AVX2_GFNI.runs() {
             ctr_gfni(rk, counter, buf)
         } else {
             ctr_shuffles(rk, counter, buf)
@@ -1018,8 +1023,7 @@ mod tests {
     /// This CPU takes one of the two paths; both are checked here against the portable code.
     #[test]
     fn shuffle_and_gfni_paths_match_portable() {
-        let f = crate::cpu::features();
-        if !f.has("avx2") {
+        if !kernels::KUZNYECHIK_AVX2.runs() {
             return;
         }
         let mut rk = [[0u8; 16]; 10];
@@ -1035,14 +1039,13 @@ mod tests {
     }
 
     fn check_paths(rk: &RoundKeys, blocks: usize) {
-        let f = crate::cpu::features();
         let data: Vec<u8> = (0..16 * blocks)
             .map(|i| (i as u8).wrapping_mul(29))
             .collect();
         let mut want = data.clone();
         super::super::soft::encrypt_blocks(rk, &mut want);
         let mut paths: Vec<(&str, bool)> = vec![("shuffles", false)];
-        if f.has("gfni") {
+        if kernels::KUZNYECHIK_AVX2_GFNI.runs() {
             paths.push(("gfni", true));
         }
         for (name, gfni) in paths {

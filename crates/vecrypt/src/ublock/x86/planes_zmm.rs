@@ -20,14 +20,14 @@
 //!
 //! Multi-key CBC (32 streams, one batch): 128/128 about 8.3x one stream, 128/256 about 9x;
 //! 256/256 holds 16 streams per batch against a 24-round chain, about 1.6 GB/s, which is
-//! about 5.5x one stream now that one stream runs at about 300 MB/s (`x86_wide_nibbles.rs`).
+//! about 5.5x one stream now that one stream runs at about 300 MB/s (`wide_nibbles.rs`).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::{RoundKeys, Variant};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Truth-table operands of `VPTERNLOGD`: the result for inputs (a, b, c) is bit
 /// `a << 2 | b << 1 | c` of the immediate, so any formula over these three masks gives it.
@@ -37,8 +37,7 @@ const C: u8 = 0xaa;
 
 /// Whether this CPU runs the backend.
 pub(super) fn available() -> bool {
-    let f = cpu::features();
-    f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl")
+    kernels::UBLOCK_PLANES_AVX512.runs()
 }
 
 /// A 512-bit register. Only built inside this file's `#[target_feature]` functions, which
@@ -223,27 +222,27 @@ impl Lanes for Zmm {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+#[kernel(UBLOCK_PLANES_AVX512)]
 fn ecb_encrypt_avx512<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
     bitslice::ecb_encrypt::<Zmm, V>(keys, buf);
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+#[kernel(UBLOCK_PLANES_AVX512)]
 fn ecb_decrypt_avx512<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
     bitslice::ecb_decrypt::<Zmm, V>(keys, buf);
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+#[kernel(UBLOCK_PLANES_AVX512)]
 fn ctr_avx512<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
     bitslice::ctr::<Zmm, V>(keys, counter, buf);
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+#[kernel(UBLOCK_PLANES_AVX512)]
 fn cbc_decrypt_avx512<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
     bitslice::cbc_decrypt::<Zmm, V>(keys, iv, buf);
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+#[kernel(UBLOCK_PLANES_AVX512)]
 fn cbc_encrypt_streams_avx512<V: Variant>(
     keys: &[&RoundKeys],
     ivs: &mut [&mut [u8]],

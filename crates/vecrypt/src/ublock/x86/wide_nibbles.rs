@@ -17,16 +17,13 @@
 use core::arch::x86_64::*;
 
 use super::consts::SBOX;
-use super::ssse3::{Half, nibble_key, rotation};
+use super::nibbles::{Half, nibble_key, rotation};
 use super::{RoundKeys, V256_256, Variant};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
 /// Whether this CPU runs the kernel.
 pub(super) fn available() -> bool {
-    let f = cpu::features();
-    f.has("avx2")
-        && (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
-        && f.has("avx512vbmi")
+    kernels::UBLOCK_WIDE_NIBBLES_AVX512.runs()
 }
 
 // The helpers below are reached only from `cbc_encrypt_vbmi`, entered after `available()`;
@@ -113,7 +110,7 @@ const fn gather_index(p: &[usize]) -> [u8; 32] {
     t
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
 fn cbc_encrypt_vbmi(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
     type V = V256_256;
     let sbox = broadcast(&SBOX);

@@ -1,0 +1,288 @@
+//! The x86-64 kernels of uBlock, one file per layout, and the choice among them per call.
+//!
+//! - `nibbles.rs`: one nibble per byte (the design document's layout), SSSE3 or VEX; the
+//!   shortest chain, for one block and one CBC stream;
+//! - `wide_nibbles.rs`: the same with each half of a 256-bit block in one register;
+//! - `paired.rs`: two blocks per byte, four blocks and up to four keys per step (the AVX2
+//!   kernel of Gao Ying et al., J. NUDT 2024);
+//! - `planes_ymm.rs`, `planes_zmm.rs`: bit-planes inside the nibble ([`super::bitslice`]) on
+//!   256- and 512-bit registers;
+//! - `sliced_ymm.rs`, `sliced_ymm_gfni.rs`, `sliced_zmm.rs`: one register per state bit
+//!   ([`super::full_slice`], [`super::transpose`]), with `sliced_entry.rs` their entry points.
+//!
+//! Every function here returns `false` (or 0) when it did nothing, and the front then runs
+//! the portable code.
+
+mod nibbles;
+mod paired;
+mod planes_ymm;
+mod planes_zmm;
+mod sliced_entry;
+mod sliced_ymm;
+mod sliced_ymm_gfni;
+mod sliced_zmm;
+mod wide_nibbles;
+
+// The layout-independent code the kernels build on, under the names they use.
+use super::{RoundKeys, V256_256, Variant, bitslice, consts, full_slice, transpose};
+
+use super::{Cache, Ublock};
+use crate::cpu::Backend;
+use bitslice::PlaneKeys;
+use full_slice::SliceKeys;
+use zeroize::Zeroize;
+
+/// The round keys in the forms of the bitsliced kernels, each made on its first use so that
+/// keying stays cheap for short messages; zeroized on drop.
+#[derive(Clone, Default)]
+pub(super) struct KernelKeys {
+    /// As bit-planes inside the nibble.
+    planes: Cache<PlaneKeys>,
+    /// As one mask per bit, for the fully bitsliced kernels.
+    slices: Cache<SliceKeys>,
+}
+
+impl Drop for KernelKeys {
+    fn drop(&mut self) {
+        if let Some(p) = self.planes.get_mut() {
+            p.zeroize();
+        }
+        if let Some(p) = self.slices.get_mut() {
+            p.zeroize();
+        }
+    }
+}
+
+fn planes<V: Variant>(c: &Ublock<V>) -> &PlaneKeys {
+    c.kernel_keys
+        .planes
+        .get_or_init(|| bitslice::plane_keys::<V>(c.rk()))
+}
+
+fn slices<V: Variant>(c: &Ublock<V>) -> &SliceKeys {
+    c.kernel_keys
+        .slices
+        .get_or_init(|| full_slice::slice_keys::<V>(c.rk()))
+}
+
+/// Fewest blocks worth a bitsliced batch.
+const BULK_BLOCKS: usize = 8;
+
+/// Blocks in the longest stream from which multi-key CBC encryption interleaves streams.
+const INTERLEAVE_BLOCKS: usize = 4;
+
+/// Most streams one interleaved call takes: 512 bits of 16-byte blocks.
+const MAX_STREAMS: usize = 32;
+
+/// The kernel one call runs on, chosen once per call from the backend and the data size.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Path {
+    /// One register per state bit, 512-bit registers, for the whole batches; the rest of
+    /// the call takes the path of its own length.
+    ZmmFull,
+    /// The same on 256-bit registers.
+    YmmFull,
+    /// Bitsliced, 512-bit registers.
+    Zmm,
+    /// Bitsliced, 256-bit registers.
+    Ymm,
+    /// Two blocks per byte, four blocks per step.
+    Paired,
+    /// One block at a time, nibble per byte; `vex` selects the AVX encoding.
+    Nibbles {
+        vex: bool,
+    },
+    Soft,
+}
+
+/// Bytes of one batch of the fully bitsliced AVX2 kernel this CPU runs.
+fn ymm_full_batch<V: Variant>() -> usize {
+    if sliced_ymm_gfni::available() {
+        sliced_ymm_gfni::batch::<V>()
+    } else {
+        sliced_ymm::batch::<V>()
+    }
+}
+
+fn path<V: Variant>(c: &Ublock<V>, len: usize) -> Path {
+    let bulk = len >= BULK_BLOCKS * V::BLOCK;
+    let single = len <= V::BLOCK;
+    match c.backend {
+        _ if c.paper_layout => Path::Paired,
+        Backend::Avx512 if len >= sliced_zmm::batch::<V>() && sliced_zmm::available() => {
+            Path::ZmmFull
+        }
+        Backend::Avx512 if len > 256 => Path::Zmm,
+        Backend::Avx2 if len >= ymm_full_batch::<V>() => Path::YmmFull,
+        Backend::Avx512 | Backend::Avx2 if bulk => Path::Ymm,
+        Backend::Avx512 | Backend::Avx2 if !single => Path::Paired,
+        Backend::Avx512 | Backend::Avx2 => Path::Nibbles { vex: true },
+        Backend::Ssse3 => Path::Nibbles { vex: false },
+        _ => Path::Soft,
+    }
+}
+
+/// The key schedule in registers, on the SIMD backends.
+pub(super) fn expand_key<V: Variant>(key: &[u8], backend: Backend, rk: &mut RoundKeys) -> bool {
+    backend != Backend::Soft && nibbles::expand_key::<V>(key, rk)
+}
+
+/// ECB over `buf` in either direction.
+pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> bool {
+    let fresh = c.rk.get().is_none() && buf.len() == V::BLOCK;
+    match (path(c, buf.len()), decrypt) {
+        (Path::ZmmFull, _) => {
+            let done = sliced_zmm::ecb::<V>(slices(c), buf, decrypt);
+            c.run_ecb(&mut buf[done..], decrypt);
+            true
+        }
+        (Path::YmmFull, _) => {
+            let done = if sliced_ymm_gfni::available() {
+                sliced_ymm_gfni::ecb::<V>(slices(c), buf, decrypt)
+            } else {
+                sliced_ymm::ecb::<V>(slices(c), buf, decrypt)
+            };
+            c.run_ecb(&mut buf[done..], decrypt);
+            true
+        }
+        (Path::Nibbles { vex }, false) if fresh => {
+            nibbles::encrypt_one_with_key::<V>(&c.key[..V::KEY], buf, vex)
+        }
+        (Path::Zmm, false) => planes_zmm::ecb_encrypt::<V>(planes(c), buf),
+        (Path::Zmm, true) => planes_zmm::ecb_decrypt::<V>(planes(c), buf),
+        (Path::Ymm, false) => planes_ymm::ecb_encrypt::<V>(planes(c), buf),
+        (Path::Ymm, true) => planes_ymm::ecb_decrypt::<V>(planes(c), buf),
+        (Path::Paired, false) => paired::ecb_encrypt::<V>(c.rk(), buf),
+        (Path::Paired, true) => paired::ecb_decrypt::<V>(c.rk(), buf),
+        (Path::Nibbles { vex }, false) => nibbles::ecb_encrypt::<V>(c.rk(), buf, vex),
+        (Path::Nibbles { vex }, true) => nibbles::ecb_decrypt::<V>(c.rk(), buf, vex),
+        (Path::Soft, _) => false,
+    }
+}
+
+/// CTR over `buf`, advancing `counter`.
+pub(super) fn ctr<V: Variant>(c: &Ublock<V>, counter: &mut [u8], buf: &mut [u8]) -> bool {
+    match path(c, buf.len()) {
+        Path::ZmmFull => {
+            let done = sliced_zmm::ctr::<V>(slices(c), counter, buf);
+            c.run_ctr(counter, &mut buf[done..]);
+            true
+        }
+        Path::YmmFull => {
+            let done = if sliced_ymm_gfni::available() {
+                sliced_ymm_gfni::ctr::<V>(slices(c), counter, buf)
+            } else {
+                sliced_ymm::ctr::<V>(slices(c), counter, buf)
+            };
+            c.run_ctr(counter, &mut buf[done..]);
+            true
+        }
+        Path::Zmm => planes_zmm::ctr::<V>(planes(c), counter, buf),
+        Path::Ymm => planes_ymm::ctr::<V>(planes(c), counter, buf),
+        _ => false,
+    }
+}
+
+/// CBC encryption of one stream.
+pub(super) fn cbc_encrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> bool {
+    match path(c, V::BLOCK) {
+        // A 256-bit block's chain is shortest with each half in one register.
+        Path::Nibbles { vex } => {
+            (c.backend == Backend::Avx512 && wide_nibbles::cbc_encrypt::<V>(c.rk(), iv, buf))
+                || nibbles::cbc_encrypt::<V>(c.rk(), iv, buf, vex)
+        }
+        Path::Paired => paired::cbc_encrypt_streams::<V>(&[c.rk()], &mut [iv], &mut [buf]),
+        _ => false,
+    }
+}
+
+/// CBC decryption, advancing `iv` to the last ciphertext block.
+pub(super) fn cbc_decrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> bool {
+    match path(c, buf.len()) {
+        Path::ZmmFull => {
+            let done = sliced_zmm::cbc_decrypt::<V>(slices(c), iv, buf);
+            c.run_cbc_decrypt(iv, &mut buf[done..]);
+            true
+        }
+        Path::YmmFull => {
+            let done = if sliced_ymm_gfni::available() {
+                sliced_ymm_gfni::cbc_decrypt::<V>(slices(c), iv, buf)
+            } else {
+                sliced_ymm::cbc_decrypt::<V>(slices(c), iv, buf)
+            };
+            c.run_cbc_decrypt(iv, &mut buf[done..]);
+            true
+        }
+        Path::Zmm => planes_zmm::cbc_decrypt::<V>(planes(c), iv, buf),
+        Path::Ymm => planes_ymm::cbc_decrypt::<V>(planes(c), iv, buf),
+        _ => false,
+    }
+}
+
+/// A kernel's CBC encryption of several streams side by side; `false` if it did nothing.
+type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
+
+/// CBC encryption of several streams, each under its own key, interleaved where it pays.
+pub(super) fn cbc_encrypt_streams<V: Variant>(
+    keys: &[&Ublock<V>],
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) -> bool {
+    // Interleaving pays once the streams are a few blocks long: below that, turning every
+    // key into bit-planes costs more than running each stream on its own.
+    let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
+    let alike = keys
+        .iter()
+        .all(|k| (k.backend, k.paper_layout) == (keys[0].backend, keys[0].paper_layout));
+    let same = long && alike;
+    let paper = keys.first().is_some_and(|k| k.paper_layout);
+    let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
+        // Up to four streams: the paired kernel keys them without a transposition and
+        // runs them with the latency of one.
+        Some(Backend::Avx512 | Backend::Avx2)
+            if alike && keys.len() > 1 && (paper || keys.len() <= paired::BLOCKS) =>
+        {
+            (paired::BLOCKS, paired::cbc_encrypt_streams::<V>)
+        }
+        Some(Backend::Avx512) if same && keys.len() > 16 => (
+            planes_zmm::streams::<V>(),
+            planes_zmm::cbc_encrypt_streams::<V>,
+        ),
+        Some(Backend::Avx512 | Backend::Avx2) if same && keys.len() > 1 => (
+            planes_ymm::streams::<V>(),
+            planes_ymm::cbc_encrypt_streams::<V>,
+        ),
+        _ => return false,
+    };
+    let mut done = true;
+    for ((k, iv), b) in keys
+        .chunks(width)
+        .zip(ivs.chunks_mut(width))
+        .zip(bufs.chunks_mut(width))
+    {
+        let mut rks = [k[0].rk(); MAX_STREAMS];
+        for (slot, c) in rks.iter_mut().zip(k) {
+            *slot = c.rk();
+        }
+        done &= run(&rks[..k.len()], iv, b);
+    }
+    done
+}
+
+/// One part of the fully bitsliced ECB kernel alone; the bytes covered (0 without it).
+#[cfg(feature = "kernel-parts")]
+pub(super) fn kernel_part<V: Variant>(
+    c: &Ublock<V>,
+    part: super::KernelPart,
+    buf: &mut [u8],
+) -> usize {
+    match c.backend {
+        _ if c.paper_layout => 0,
+        Backend::Avx512 => sliced_zmm::ecb_part::<V>(slices(c), buf, part),
+        Backend::Avx2 if sliced_ymm_gfni::available() => {
+            sliced_ymm_gfni::ecb_part::<V>(slices(c), buf, part)
+        }
+        Backend::Avx2 => sliced_ymm::ecb_part::<V>(slices(c), buf, part),
+        _ => 0,
+    }
+}
