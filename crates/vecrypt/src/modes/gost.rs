@@ -21,6 +21,7 @@ use super::{Chain, chain_with_tail};
 use crate::Error;
 
 pub use super::omac::Omac;
+#[cfg(feature = "alloc")]
 pub(crate) use super::omac::dbl;
 
 /// Blocks per call to the cipher in the keystream paths.

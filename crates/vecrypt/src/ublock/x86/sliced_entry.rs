@@ -33,7 +33,7 @@ macro_rules! full_slice_entry_points {
         pub(super) fn ecb_part<V: Variant>(
             keys: &SliceKeys,
             buf: &mut [u8],
-            part: super::KernelPart,
+            part: crate::ublock::KernelPart,
         ) -> usize {
             if !$available() {
                 return 0;
@@ -41,9 +41,9 @@ macro_rules! full_slice_entry_points {
             // SAFETY: the features the functions enable were just checked.
             unsafe {
                 match part {
-                    super::KernelPart::Transposition => ecb_part_full::<V, 0>(keys, buf),
-                    super::KernelPart::Rounds => ecb_part_full::<V, 1>(keys, buf),
-                    super::KernelPart::DecryptionRounds => ecb_part_full::<V, 2>(keys, buf),
+                    crate::ublock::KernelPart::Transposition => ecb_part_full::<V, 0>(keys, buf),
+                    crate::ublock::KernelPart::Rounds => ecb_part_full::<V, 1>(keys, buf),
+                    crate::ublock::KernelPart::DecryptionRounds => ecb_part_full::<V, 2>(keys, buf),
                 }
             }
         }
