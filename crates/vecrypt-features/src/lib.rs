@@ -50,9 +50,12 @@ const TABLE: &[(&str, &str, &str)] = &[
         "x86_64",
         "avx512f,avx512bw,avx512vl,avx512vbmi,gfni,vpclmulqdq",
     ),
-    ("KUZNYECHIK_MASKS_AVX512BW", "x86_64", "avx512bw"),
     ("KUZNYECHIK_MGM_CLMUL", "x86_64", "sse2,pclmulqdq"),
-    ("KUZNYECHIK_MGM_COUNTERS", "x86_64", "avx512f,avx512bw"),
+    (
+        "KUZNYECHIK_MGM_COUNTERS_AVX512",
+        "x86_64",
+        "avx512f,avx512bw",
+    ),
     (
         "KUZNYECHIK_MGM_VPCLMUL",
         "x86_64",

@@ -15,9 +15,7 @@ use super::{BLOCK, KEY, Kuznyechik};
 use crate::Error;
 use crate::modes::BlockKernel;
 #[cfg(feature = "alloc")]
-use crate::modes::gost::dbl;
-#[cfg(feature = "alloc")]
-use crate::modes::xor_in_place;
+use crate::modes::{gost::dbl, xor_in_place};
 
 /// The constant D of ACPKM: the bytes 0x80 to 0x9f.
 const D: [u8; KEY] = {

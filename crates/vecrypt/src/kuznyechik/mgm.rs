@@ -8,7 +8,7 @@
 //! On the AVX-512 backend (with VPCLMULQDQ) the whole 64-block batches run fused: both
 //! counters start at their second round from per-key tables, the keystream is XORed in as
 //! it leaves the sliced layout and the multipliers go from it straight into the carry-less
-//! products (`avx512_mgm`); decryption's keystream is the CTR kernel counting in the right
+//! products (`x86::avx512::mgm`); decryption's keystream is the CTR kernel counting in the right
 //! half. Elsewhere, and for the last partial batch, both counters of a batch go to the
 //! cipher in one call (256 `Y` and 256 `Z` blocks, eight batches of the widest backend; a
 //! short last batch is packed the same way). The products of a call are summed unreduced
@@ -26,7 +26,9 @@ use cipher::{Key, KeyInit, KeySizeUser};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::{BLOCK, Kuznyechik, native};
+use super::dispatch::Kernels;
+use super::native::Native;
+use super::{BLOCK, Kuznyechik};
 use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::BlockKernel;
@@ -122,8 +124,8 @@ impl KuznyechikMgm {
             return Err(Error::AuthenticationFailed);
         }
         let mut y = start.y;
-        let (backend, rk, keys) = (self.cipher.backend, &self.cipher.rk, &self.cipher.sliced);
-        if native::mgm_keystream(backend, rk, keys, &mut y.to_be_bytes(), buf) {
+        let mut counter = y.to_be_bytes();
+        if (self.cipher.kernels).mgm_keystream(&self.cipher.rk, &mut counter, buf) {
             return Ok(());
         }
         let mut stream = [0u8; 2 * BATCH * BLOCK];
@@ -158,13 +160,15 @@ impl KuznyechikMgm {
     /// [`Self::absorb`] over the whole 64-block batches at the front of `data` on the fused
     /// AVX-512 kernel, when the cipher runs there; returns the bytes covered.
     fn absorb_wide(&self, z: &mut u128, data: &[u8], mac: &mut Accumulator) -> usize {
-        let (backend, rk, keys) = (self.cipher.backend, &self.cipher.rk, &self.cipher.sliced);
-        let Some((done, (low, high))) = native::mgm_absorb(backend, rk, keys, z, data) else {
-            return 0;
-        };
-        mac.low ^= low;
-        mac.high ^= high;
-        done
+        let (rk, kernels) = (&self.cipher.rk, &self.cipher.kernels);
+        match kernels.mgm_absorb(rk, z, data) {
+            Some((done, (low, high))) => {
+                mac.low ^= low;
+                mac.high ^= high;
+                done
+            }
+            None => 0,
+        }
     }
 
     /// Encryption and its products over the whole 64-block batches at the front of `buf` on
@@ -176,13 +180,15 @@ impl KuznyechikMgm {
         buf: &mut [u8],
         mac: &mut Accumulator,
     ) -> usize {
-        let (backend, rk, keys) = (self.cipher.backend, &self.cipher.rk, &self.cipher.sliced);
-        let Some((done, (low, high))) = native::mgm_seal(backend, rk, keys, y, z, buf) else {
-            return 0;
-        };
-        mac.low ^= low;
-        mac.high ^= high;
-        done
+        let (rk, kernels) = (&self.cipher.rk, &self.cipher.kernels);
+        match kernels.mgm_seal(rk, y, z, buf) {
+            Some((done, (low, high))) => {
+                mac.low ^= low;
+                mac.high ^= high;
+                done
+            }
+            None => 0,
+        }
     }
 
     /// The last block `len(A) || len(C)` in bits, then the tag.
@@ -262,7 +268,7 @@ enum Half {
 
 /// Writes `blocks` successive counter values into `out`, advancing `counter`.
 fn fill(out: &mut [u8], blocks: usize, counter: &mut u128, half: Half) {
-    if native::mgm_counters(out, blocks, counter, half == Half::Left) {
+    if Native::mgm_fill_counters(out, blocks, counter, half == Half::Left) {
         return;
     }
     let next = match half {
@@ -296,7 +302,7 @@ impl Accumulator {
     }
 
     fn add(&mut self, hs: &[u8], xs: &[u8]) {
-        if let Some((low, high)) = native::mgm_products(hs, xs) {
+        if let Some((low, high)) = Native::mgm_mul_sum(hs, xs) {
             self.low ^= low;
             self.high ^= high;
             return;
@@ -436,13 +442,12 @@ mod tests {
     /// block encryption on the portable cipher.
     #[test]
     fn fused_batches_follow_the_counters_across_carries() {
-        use super::native::{mgm_absorb, mgm_keystream, mgm_seal};
         if !crate::cpu::kernels::KUZNYECHIK_MGM_AVX512.runs() {
             return;
         }
-        let b = Backend::Avx512;
         let key: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
         let fast = Kuznyechik::with_backend(&key, Backend::Avx512).unwrap();
+        let kernels = &fast.kernels;
         let soft = Kuznyechik::with_backend(&key, Backend::Soft).unwrap();
         let e = |v: u128| {
             let mut b = v.to_be_bytes();
@@ -484,8 +489,9 @@ mod tests {
 
             let (mut fy, mut fz) = (y0, z0);
             let mut got = data.clone();
-            let (done, sum) =
-                mgm_seal(b, &fast.rk, &fast.sliced, &mut fy, &mut fz, &mut got).unwrap();
+            let (done, sum) = kernels
+                .mgm_seal(&fast.rk, &mut fy, &mut fz, &mut got)
+                .unwrap();
             assert_eq!(done, whole, "{what}");
             assert_eq!(got[..whole], want[..], "seal, {what}");
             assert_eq!(got[whole..], data[whole..], "seal leaves the tail, {what}");
@@ -493,7 +499,7 @@ mod tests {
             assert_eq!((fy, fz), (y, z), "counters after seal, {what}");
 
             let mut fz = z0;
-            let (done, sum) = mgm_absorb(b, &fast.rk, &fast.sliced, &mut fz, &got).unwrap();
+            let (done, sum) = kernels.mgm_absorb(&fast.rk, &mut fz, &got).unwrap();
             assert_eq!((done, sum, fz), (whole, (low, high), z), "absorb, {what}");
 
             // The tail (past the batches seal covers) encrypted by the definition.
@@ -504,13 +510,7 @@ mod tests {
                 y = increment_right(y);
             }
             let mut counter = y0.to_be_bytes();
-            assert!(mgm_keystream(
-                b,
-                &fast.rk,
-                &fast.sliced,
-                &mut counter,
-                &mut got
-            ));
+            assert!(kernels.mgm_keystream(&fast.rk, &mut counter, &mut got));
             assert_eq!(got, data, "keystream of open, {what}");
             assert_eq!(u128::from_be_bytes(counter), y, "{what}");
         }

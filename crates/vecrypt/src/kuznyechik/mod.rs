@@ -22,7 +22,7 @@
 //! The chained modes (CBC and CFB encryption, OFB, the CBC-MAC of OMAC and OMAC-ACPKM) are
 //! bound by latency, not throughput. On the AVX-512 backend, registers of one or two blocks
 //! run the whole message in one call of a path built for one block's latency
-//! (`avx512_chain`); larger registers run that many chains per call of the per-block path,
+//! (`x86::avx512::chain`); larger registers run that many chains per call of the per-block path,
 //! which also serves short ECB calls and the key schedule (of every ACPKM section, for
 //! instance). CBC and CFB decryption see every input up front and run in batches.
 //!
@@ -45,30 +45,38 @@
 //! assert_eq!(data, [7u8; 64]);
 //! ```
 
-#[cfg(target_arch = "aarch64")]
-#[allow(unsafe_code)]
-mod aarch64;
 pub mod acpkm;
 // The field tables and constants; some serve only the SIMD kernels.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod consts;
+mod dispatch;
 pub mod mgm;
-#[cfg(not(target_arch = "x86_64"))]
-mod no_kernels;
 mod soft;
 #[cfg(feature = "std")]
 mod table_leaky;
+
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86;
 
-// The kernels of the architecture this is built for, behind one interface.
 #[cfg(target_arch = "aarch64")]
-use aarch64 as native;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-use no_kernels as native;
-#[cfg(target_arch = "x86_64")]
-use x86 as native;
+#[allow(unsafe_code)]
+mod aarch64;
+
+/// The vector kernels of the architecture this library is built for: the one place where
+/// the front names an architecture.
+mod native {
+    #[cfg(target_arch = "x86_64")]
+    pub(super) use super::x86::Native;
+
+    /// No vector kernels for this architecture: every key runs the portable code.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[derive(Clone, Default)]
+    pub(super) struct Native;
+
+    #[cfg(not(target_arch = "x86_64"))]
+    impl super::dispatch::Kernels for Native {}
+}
 
 use core::fmt;
 
@@ -84,6 +92,7 @@ use crate::cpu::{self, Backend, Candidate, kernels};
 #[cfg(feature = "alloc")]
 use crate::modes::NamedCipher;
 use crate::modes::{BlockKernel, Chain, KernelBackend};
+use dispatch::Kernels;
 
 pub use mgm::KuznyechikMgm;
 
@@ -98,10 +107,10 @@ pub(crate) struct RoundKeys(pub(crate) [[u8; 16]; 10]);
 
 impl RoundKeys {
     /// The key schedule of GOST R 34.12-2015: eight Feistel rounds per pair of round keys,
-    /// through the constant-time S and L (of the AVX-512 backend, or the AVX2 one with GFNI,
-    /// when that is the one used).
-    fn expand(key: &[u8; KEY], backend: Backend) -> Self {
-        if let Some(rk) = native::expand_key(key, backend) {
+    /// through the constant-time S and L (of the key's vector kernels when they have a key
+    /// schedule: the AVX-512 backend, or the AVX2 one with GFNI).
+    fn expand(key: &[u8; KEY], kernels: &native::Native) -> Self {
+        if let Some(rk) = kernels.expand_key(key) {
             return rk;
         }
         let mut rk = [[0u8; 16]; 10];
@@ -137,8 +146,8 @@ const CANDIDATES: &[Candidate] = &[
 #[derive(Clone)]
 pub struct Kuznyechik {
     rk: RoundKeys,
-    /// Key material the kernels keep per key (the AVX-512 sliced kernel's), made on first use.
-    sliced: native::KernelKeys,
+    /// The vector kernels of this key, chosen at keying, with their key material.
+    kernels: native::Native,
     backend: Backend,
 }
 
@@ -168,9 +177,10 @@ impl Kuznyechik {
     }
 
     fn keyed(key: &[u8; KEY], backend: Backend) -> Self {
+        let kernels = native::Native::keyed(backend);
         Self {
-            rk: RoundKeys::expand(key, backend),
-            sliced: native::KernelKeys::default(),
+            rk: RoundKeys::expand(key, &kernels),
+            kernels,
             backend,
         }
     }
@@ -199,36 +209,30 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(feature = "std")]
-            Backend::TableLeaky => {
-                table_leaky::encrypt_blocks(&self.rk, buf);
-                true
-            }
-            b => native::encrypt_blocks(b, &self.rk, &self.sliced, buf),
-        };
-        if !done {
-            soft::encrypt_blocks(&self.rk, buf);
+        if self.kernels.encrypt(&self.rk, buf) {
+            return;
         }
+        #[cfg(feature = "std")]
+        if self.backend == Backend::TableLeaky {
+            return table_leaky::encrypt_blocks(&self.rk, buf);
+        }
+        soft::encrypt_blocks(&self.rk, buf);
     }
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
-        let done = match self.backend {
-            #[cfg(feature = "std")]
-            Backend::TableLeaky => {
-                table_leaky::decrypt_blocks(&self.rk, buf);
-                true
-            }
-            b => native::decrypt_blocks(b, &self.rk, &self.sliced, buf),
-        };
-        if !done {
-            soft::decrypt_blocks(&self.rk, buf);
+        if self.kernels.decrypt(&self.rk, buf) {
+            return;
         }
+        #[cfg(feature = "std")]
+        if self.backend == Backend::TableLeaky {
+            return table_leaky::decrypt_blocks(&self.rk, buf);
+        }
+        soft::decrypt_blocks(&self.rk, buf);
     }
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
         if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter)
-            && native::ctr(self.backend, &self.rk, &self.sliced, c, buf)
+            && self.kernels.ctr(&self.rk, c, buf)
         {
             return;
         }
@@ -240,7 +244,7 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-        if native::chain(self.backend, &self.rk, &self.sliced, mode, register, buf) {
+        if self.kernels.chain(&self.rk, mode, register, buf) {
             return;
         }
         crate::modes::chain_by_steps(self, mode, register, buf);

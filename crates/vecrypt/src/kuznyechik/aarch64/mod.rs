@@ -1,4 +1,4 @@
-//! The ARMv8 kernels of Kuznyechik (NEON) go here. Until then this architecture runs the
-//! portable code through the same dispatch as the others.
-
-pub(super) use super::no_kernels::*;
+//! The AArch64 kernels of Kuznyechik go here: the byte-sliced rounds on NEON registers (TBL
+//! lookups for π, PMULL for MGM's products), in the shape of the x86 kernels: one file per
+//! stage, chosen once per key behind the front's [`Kernels`](super::dispatch::Kernels)
+//! interface. Until then every key runs the portable code.

@@ -1,157 +1,173 @@
-//! The x86-64 kernels of Kuznyechik and the choice among them.
+//! The x86-64 kernels of Kuznyechik: the byte-sliced AVX-512 backend ([`avx512`]), the
+//! AVX2 backend with its GFNI variant ([`avx2`]), and the carry-less products and counter
+//! fills of MGM ([`mgm`]).
 //!
-//! - `avx512.rs`: byte-sliced, 64 blocks at once (S by VPERMB, L by GF2P8AFFINEQB), with
-//!   `avx512_counters.rs` (counter batches entering at round two), `avx512_chain.rs` (one
-//!   block's latency, for the chained modes) and `avx512_mgm.rs` (MGM's fused batches);
-//! - `avx2.rs`: byte-sliced, 32 blocks at once (S by its decomposition into 4-bit maps), and
-//!   `avx2/gfni.rs` where the CPU has GFNI;
-//! - `mgm_clmul.rs`: MGM's carry-less products and counter blocks.
-//!
-//! Every function here returns `false` (or `None`) when it did nothing, and the front then
-//! runs the portable code.
+//! [`Native`] is what the front keeps per key: the kernel its backend runs on this CPU,
+//! decided once at keying with the kernel table's `runs()`, and the key material of the
+//! AVX-512 kernels, made on first use. Every unsafe call below relies on that decision.
 
-/// Calls `$f::<i>($args)` (or `$f::<i, G>` for `$f[G](...)`) for i = 0..16, spelled out so that every register index is a
-/// constant and the state never leaves registers.
-macro_rules! unroll16 {
-    ($f:ident $([$($g:tt)*])? ($($arg:expr),*)) => {
-        $f::<0 $(, $($g)*)?>($($arg),*); $f::<1 $(, $($g)*)?>($($arg),*); $f::<2 $(, $($g)*)?>($($arg),*); $f::<3 $(, $($g)*)?>($($arg),*);
-        $f::<4 $(, $($g)*)?>($($arg),*); $f::<5 $(, $($g)*)?>($($arg),*); $f::<6 $(, $($g)*)?>($($arg),*); $f::<7 $(, $($g)*)?>($($arg),*);
-        $f::<8 $(, $($g)*)?>($($arg),*); $f::<9 $(, $($g)*)?>($($arg),*); $f::<10 $(, $($g)*)?>($($arg),*); $f::<11 $(, $($g)*)?>($($arg),*);
-        $f::<12 $(, $($g)*)?>($($arg),*); $f::<13 $(, $($g)*)?>($($arg),*); $f::<14 $(, $($g)*)?>($($arg),*); $f::<15 $(, $($g)*)?>($($arg),*);
-    };
-}
-
+#[macro_use]
+mod unroll;
 mod avx2;
 mod avx512;
-mod avx512_chain;
-mod avx512_counters;
-mod avx512_mgm;
-mod mgm_clmul;
+mod mgm;
 
-// The layout-independent code the kernels build on, under the names they use.
-#[cfg(test)]
-use super::soft;
-use super::{RoundKeys, consts};
+use avx512::{Counting, SlicedKeys};
 
-use super::BLOCK;
-use crate::cpu::Backend;
+use super::dispatch::Kernels;
+use super::{KEY, RoundKeys};
+use crate::cpu::{Backend, kernels};
 use crate::modes::Chain;
 
-/// The key material the AVX-512 kernels keep per key, made on first use.
-pub(super) type KernelKeys = avx512::SlicedKeys;
+/// The kernel a key runs, decided at keying.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Engine {
+    /// None: the portable code.
+    #[default]
+    Portable,
+    /// AVX2 byte shuffles ([`kernels::KUZNYECHIK_AVX2`]).
+    Avx2,
+    /// AVX2 with GFNI on YMM ([`kernels::KUZNYECHIK_AVX2_GFNI`]).
+    Avx2Gfni,
+    /// The AVX-512 sliced kernel ([`kernels::KUZNYECHIK_AVX512`]); `fused_mgm` when the CPU
+    /// also runs the fused MGM batches ([`kernels::KUZNYECHIK_MGM_AVX512`]).
+    Avx512 { fused_mgm: bool },
+}
 
-/// The key schedule through the backend's S and L.
-pub(super) fn expand_key(key: &[u8; 32], backend: Backend) -> Option<RoundKeys> {
-    match backend {
-        Backend::Avx512 => avx512::expand_key(key),
-        Backend::Avx2 => avx2::expand_key(key),
-        _ => None,
+/// The x86 kernels of one key. Only [`Kernels::keyed`] makes an engine other than
+/// [`Engine::Portable`], and only for a kernel this CPU runs.
+#[derive(Clone, Default)]
+pub(super) struct Native {
+    engine: Engine,
+    /// Key material of the AVX-512 kernels, made on its first use in each direction.
+    sliced: SlicedKeys,
+}
+
+impl Kernels for Native {
+    fn keyed(backend: Backend) -> Self {
+        let engine = match backend {
+            Backend::Avx512 if kernels::KUZNYECHIK_AVX512.runs() => Engine::Avx512 {
+                fused_mgm: kernels::KUZNYECHIK_MGM_AVX512.runs(),
+            },
+            Backend::Avx2 if kernels::KUZNYECHIK_AVX2_GFNI.runs() => Engine::Avx2Gfni,
+            Backend::Avx2 if kernels::KUZNYECHIK_AVX2.runs() => Engine::Avx2,
+            _ => Engine::Portable,
+        };
+        Self {
+            engine,
+            sliced: SlicedKeys::default(),
+        }
     }
-}
 
-/// ECB encryption of whole blocks.
-pub(super) fn encrypt_blocks(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    buf: &mut [u8],
-) -> bool {
-    match backend {
-        Backend::Avx512 => avx512::encrypt_blocks(rk, keys, buf),
-        Backend::Avx2 => avx2::encrypt_blocks(rk, buf),
-        _ => false,
+    fn expand_key(&self, key: &[u8; KEY]) -> Option<RoundKeys> {
+        // SAFETY: each engine is made only on a CPU that runs its kernel (see `keyed`).
+        unsafe {
+            match self.engine {
+                Engine::Avx512 { .. } => Some(avx512::expand_key(key)),
+                Engine::Avx2Gfni => Some(avx2::expand_key_gfni(key)),
+                Engine::Avx2 | Engine::Portable => None,
+            }
+        }
     }
-}
 
-/// ECB decryption of whole blocks.
-pub(super) fn decrypt_blocks(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    buf: &mut [u8],
-) -> bool {
-    match backend {
-        Backend::Avx512 => avx512::decrypt_blocks(rk, keys, buf),
-        Backend::Avx2 => avx2::decrypt_blocks(rk, buf),
-        _ => false,
+    fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+        // SAFETY: as in `expand_key`.
+        unsafe {
+            match self.engine {
+                Engine::Avx512 { .. } => avx512::encrypt_blocks(rk, &self.sliced, buf),
+                Engine::Avx2Gfni => avx2::encrypt_gfni(rk, buf),
+                Engine::Avx2 => avx2::encrypt_shuffles(rk, buf),
+                Engine::Portable => return false,
+            }
+        }
+        true
     }
-}
 
-/// CTR with the whole-block counter, advancing `counter`.
-pub(super) fn ctr(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    counter: &mut [u8; BLOCK],
-    buf: &mut [u8],
-) -> bool {
-    match backend {
-        Backend::Avx512 => avx512::ctr(rk, keys, avx512_counters::Counting::Whole, counter, buf),
-        Backend::Avx2 => avx2::ctr(rk, counter, buf),
-        _ => false,
+    fn decrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+        // SAFETY: as in `expand_key`.
+        unsafe {
+            match self.engine {
+                Engine::Avx512 { .. } => avx512::decrypt_blocks(rk, &self.sliced, buf),
+                Engine::Avx2Gfni => avx2::decrypt_gfni(rk, buf),
+                Engine::Avx2 => avx2::decrypt_shuffles(rk, buf),
+                Engine::Portable => return false,
+            }
+        }
+        true
     }
-}
 
-/// A chained mode on the one-block-latency path.
-pub(super) fn chain(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    mode: Chain,
-    register: &mut [u8],
-    buf: &mut [u8],
-) -> bool {
-    backend == Backend::Avx512 && avx512_chain::chain(rk, keys, mode, register, buf)
-}
-
-/// MGM's keystream: CTR counting in the right half of the block, modulo 2^64.
-pub(super) fn mgm_keystream(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    counter: &mut [u8; BLOCK],
-    buf: &mut [u8],
-) -> bool {
-    backend == Backend::Avx512
-        && avx512::ctr(rk, keys, avx512_counters::Counting::Right, counter, buf)
-}
-
-/// MGM's fused absorption of the whole batches at the front of `data`: the bytes covered
-/// and the unreduced sum of products.
-pub(super) fn mgm_absorb(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    z: &mut u128,
-    data: &[u8],
-) -> Option<(usize, (u128, u128))> {
-    match backend {
-        Backend::Avx512 => avx512_mgm::absorb(rk, keys, z, data),
-        _ => None,
+    fn ctr(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
+        // SAFETY: as in `expand_key`.
+        unsafe {
+            match self.engine {
+                Engine::Avx512 { .. } => {
+                    avx512::ctr(rk, &self.sliced, Counting::Whole, counter, buf)
+                }
+                Engine::Avx2Gfni => avx2::ctr_gfni(rk, counter, buf),
+                Engine::Avx2 => avx2::ctr_shuffles(rk, counter, buf),
+                Engine::Portable => return false,
+            }
+        }
+        true
     }
-}
 
-/// MGM's fused encryption and absorption of the whole batches at the front of `buf`.
-pub(super) fn mgm_seal(
-    backend: Backend,
-    rk: &RoundKeys,
-    keys: &KernelKeys,
-    y: &mut u128,
-    z: &mut u128,
-    buf: &mut [u8],
-) -> Option<(usize, (u128, u128))> {
-    match backend {
-        Backend::Avx512 => avx512_mgm::seal(rk, keys, y, z, buf),
-        _ => None,
+    fn chain(&self, rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> bool {
+        match self.engine {
+            // SAFETY: as in `expand_key`.
+            Engine::Avx512 { .. } => unsafe {
+                avx512::chain(rk, &self.sliced, mode, register, buf)
+            },
+            _ => false,
+        }
     }
-}
 
-/// Writes `blocks` successive MGM counter blocks into `out`, advancing `counter`.
-pub(super) fn mgm_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
-    mgm_clmul::fill_counters(out, blocks, counter, left)
-}
+    fn mgm_keystream(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
+        match self.engine {
+            Engine::Avx512 { .. } => {
+                // SAFETY: as in `expand_key`.
+                unsafe { avx512::ctr(rk, &self.sliced, Counting::Right, counter, buf) };
+                true
+            }
+            _ => false,
+        }
+    }
 
-/// The unreduced sum of `H_i * X_i` over the blocks of `hs` and `xs`.
-pub(super) fn mgm_products(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
-    mgm_clmul::mul_sum(hs, xs)
+    fn mgm_absorb(
+        &self,
+        rk: &RoundKeys,
+        z: &mut u128,
+        data: &[u8],
+    ) -> Option<(usize, (u128, u128))> {
+        match self.engine {
+            Engine::Avx512 { fused_mgm: true } => {
+                // SAFETY: as in `expand_key`; `fused_mgm` was decided the same way.
+                Some(unsafe { avx512::mgm::absorb(rk, &self.sliced, z, data) })
+            }
+            _ => None,
+        }
+    }
+
+    fn mgm_seal(
+        &self,
+        rk: &RoundKeys,
+        y: &mut u128,
+        z: &mut u128,
+        buf: &mut [u8],
+    ) -> Option<(usize, (u128, u128))> {
+        match self.engine {
+            Engine::Avx512 { fused_mgm: true } => {
+                // SAFETY: as in `mgm_absorb`.
+                Some(unsafe { avx512::mgm::seal(rk, &self.sliced, y, z, buf) })
+            }
+            _ => None,
+        }
+    }
+
+    fn mgm_fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
+        mgm::fill_counters(out, blocks, counter, left)
+    }
+
+    fn mgm_mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
+        mgm::mul_sum(hs, xs)
+    }
 }

@@ -4,27 +4,23 @@
 //! out, loads them into the sliced layout, encrypts, stores both results, XORs the
 //! keystream in a pass of its own and reads `H_i` back for the products. Here both counters
 //! start at their second round from the per-key first-round tables
-//! ([`super::avx512_counters`]: `Y` counts in byte 15, `Z` in byte 7), the keystream is
+//! ([`super::counters`]: `Y` counts in byte 15, `Z` in byte 7), the keystream is
 //! XORed into the data as it leaves the layout, and the multipliers `H_i` leave it straight
 //! into the registers of the products: the scatter out of the layout also reverses each
 //! block's bytes, which is the order PCLMULQDQ wants. The 256-bit products of a call are
-//! summed unreduced (`mgm_clmul::WideProducts`) and returned once; the caller reduces.
+//! summed unreduced (`super::super::mgm::WideProducts`) and returned once; the caller reduces.
 
 use core::arch::x86_64::*;
 
-use super::RoundKeys;
-use super::avx512::{
-    BATCH, SlicedKeys, State, counter_batch, store_xor, tables, unsliced_reversed,
-};
-use super::avx512_counters::Counting;
-use super::consts::PI;
-use super::mgm_clmul::{WideProducts, reverse_lanes};
-use crate::cpu::{kernel, kernels};
-
-/// Whether this CPU can run the fused batches.
-pub(super) fn available() -> bool {
-    kernels::KUZNYECHIK_MGM_AVX512.runs()
-}
+use super::super::mgm::{WideProducts, reverse_lanes};
+use super::batch::{store_xor, unsliced_reversed};
+use super::counters::Counting;
+use super::ctr::counter_batch;
+use super::keys::SlicedKeys;
+use super::tables::{BATCH, State, tables};
+use crate::cpu::kernel;
+use crate::kuznyechik::RoundKeys;
+use crate::kuznyechik::consts::PI;
 
 /// Adds `H_i * X_i` for the 64 blocks of a batch: `hs` from [`unsliced_reversed`], `xs`
 /// the 1024 bytes of data in memory order.
@@ -94,41 +90,41 @@ unsafe fn seal_impl(
 }
 
 /// Adds `H_i * X_i` over the whole batches at the front of `data`, `H_i` the encryption of
-/// the left-counting `z`, which advances. Returns the bytes covered and the unreduced sum,
-/// or `None` without the CPU features.
-pub(super) fn absorb(
+/// the left-counting `z`, which advances. Returns the bytes covered and the unreduced sum
+/// (the caller reduces it).
+///
+/// # Safety
+/// The CPU runs [`KUZNYECHIK_MGM_AVX512`](crate::cpu::kernels::KUZNYECHIK_MGM_AVX512).
+pub(in super::super) unsafe fn absorb(
     rk: &RoundKeys,
     keys: &SlicedKeys,
     z: &mut u128,
     data: &[u8],
-) -> Option<(usize, (u128, u128))> {
-    if !available() {
-        return None;
-    }
+) -> (usize, (u128, u128)) {
     let done = data.len() / BATCH * BATCH;
     if done == 0 {
-        return Some((0, (0, 0)));
+        return (0, (0, 0));
     }
-    // SAFETY: the required features were just checked.
-    Some((done, unsafe { absorb_impl(rk, keys, z, &data[..done]) }))
+    // SAFETY: the caller guarantees the features.
+    (done, unsafe { absorb_impl(rk, keys, z, &data[..done]) })
 }
 
 /// Encrypts the whole batches at the front of `buf` in place with the keystream of the
 /// right-counting `y` and adds `H_i * C_i` of the ciphertext, as [`absorb`] does.
-pub(super) fn seal(
+///
+/// # Safety
+/// The CPU runs [`KUZNYECHIK_MGM_AVX512`](crate::cpu::kernels::KUZNYECHIK_MGM_AVX512).
+pub(in super::super) unsafe fn seal(
     rk: &RoundKeys,
     keys: &SlicedKeys,
     y: &mut u128,
     z: &mut u128,
     buf: &mut [u8],
-) -> Option<(usize, (u128, u128))> {
-    if !available() {
-        return None;
-    }
+) -> (usize, (u128, u128)) {
     let done = buf.len() / BATCH * BATCH;
     if done == 0 {
-        return Some((0, (0, 0)));
+        return (0, (0, 0));
     }
-    // SAFETY: the required features were just checked.
-    Some((done, unsafe { seal_impl(rk, keys, y, z, &mut buf[..done]) }))
+    // SAFETY: the caller guarantees the features.
+    (done, unsafe { seal_impl(rk, keys, y, z, &mut buf[..done]) })
 }

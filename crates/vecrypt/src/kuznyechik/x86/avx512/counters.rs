@@ -19,19 +19,17 @@
 //! the caller's general path. The counter is public; the tables are key material and are
 //! only ever read at offsets that depend on the counter.
 
-use crate::cpu::kernel;
 use core::arch::x86_64::*;
 
-use super::RoundKeys;
-use super::avx512::{
-    FROM_PHI, L_PHI, LANES, PI_PHI, SmallTables, State, TO_PHI, mul, small_linear, small_tables,
-    substitute, xor,
-};
-use super::consts::{affine_matrix, l_const};
+use super::blocks::{SmallTables, small_linear, small_tables};
+use super::tables::{FROM_PHI, L_PHI, LANES, PI_PHI, State, TO_PHI, mul, substitute, xor};
+use crate::cpu::kernel;
+use crate::kuznyechik::RoundKeys;
+use crate::kuznyechik::consts::{affine_matrix, l_const};
 
 /// Which part of a counter block counts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Counting {
+pub(in super::super) enum Counting {
     /// The whole block, modulo 2^128 (CTR).
     Whole,
     /// The right half, modulo 2^64 (the keystream counter of MGM).
@@ -112,7 +110,7 @@ unsafe fn lane_index() -> __m512i {
 }
 
 /// The table of `counting` for the first round key `k1`, with π held in `sbox`. Built for
-/// the features itself, as it runs inside a `OnceLock` initializer (see `avx512::shares`).
+/// the features itself, as it runs inside a `OnceLock` initializer (see `super::keys::shares`).
 #[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn column_table(
     k1: &[u8; 16],

@@ -32,13 +32,16 @@
 
 use core::arch::x86_64::*;
 
-use super::super::RoundKeys;
-use super::super::consts::{ELL, aes_mul, gf_mul, l_const, matrix_of};
-use super::{
-    ALPHA, BATCH, L_COLUMNS_AES, L_INV_COLUMNS_AES, LANES, NU0, NU1, OMEGA, PHI, Pad, SIGMA,
-    Tables, broadcast16, invert16, invert256, lane_linear, load, r_inv_step, r_step, store, tables,
+use super::batch::{Pad, for_each_batch, load, r_inv_step, r_step, store};
+use super::pair::{L_INV_COLUMNS_AES, lane_linear};
+use super::tables::{
+    ALPHA, BATCH, NU0, NU1, OMEGA, PHI, SIGMA, Tables, broadcast16, invert16, invert256, tables,
     xor,
 };
+use crate::kuznyechik::RoundKeys;
+use crate::kuznyechik::consts::{ELL, aes_mul, gf_mul, matrix_of};
+
+pub(super) mod ctr;
 
 /// The byte with the low four bits of `n` as coefficients of 1, β, β², β³, where β is a
 /// root of x^4 + x^3 + 1 in the AES field: the embedding E of GF(16) onto the subfield S.
@@ -616,213 +619,10 @@ pub(super) unsafe fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
     }
 }
 
-/// Byte `j` of L(e_15), e_15 the block whose last byte is 1: the column of L that the one
-/// varying byte of a batch of counters goes through in the first round.
-const LAST_COLUMN: [u8; 16] = {
-    let mut unit = [0u8; 16];
-    unit[15] = 1;
-    l_const(unit)
-};
-
-/// The multiplications by [`LAST_COLUMN`], in the encryption representation.
-const LAST_COLUMN_MULS: [u64; 16] = {
-    let mut m = [0u64; 16];
-    let mut j = 0;
-    while j < 16 {
-        m[j] = conjugated_mul(&FORWARD_REP, &FORWARD_REP_INV, LAST_COLUMN[j]);
-        j += 1;
-    }
-    m
-};
-
-/// The first round of 32 counter blocks `n..n + 32` whose last byte does not wrap: bytes
-/// 0..15 are the same in every block, so their S-boxes and their share of L are computed
-/// once, on one block, and only the last byte runs sliced. Returns the input of round 1.
-#[inline(always)]
-unsafe fn counter_first_round(n: u128, k: &Kernel, keys: &CallKeys, rk: &RoundKeys) -> State {
-    // SAFETY: register-only AVX2 and GFNI operations, and 16-byte loads of 16-byte arrays,
-    // enabled by the caller.
-    unsafe {
-        let common = (n & !0xff).to_be_bytes();
-        let keyed = _mm_xor_si128(
-            _mm_loadu_si128(common.as_ptr().cast()),
-            _mm_loadu_si128(rk.0[0].as_ptr().cast()),
-        );
-        let x = _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_zextsi128_si256(keyed), k.to_rep);
-        let plain_sigma = k.tables[3];
-        let without_last = _mm256_setr_epi8(
-            -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-        );
-        let y = _mm256_and_si256(
-            xor(
-                substitute(x, k, plain_sigma),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128((&raw const keys.first_round).cast())),
-            ),
-            without_last,
-        );
-        let shared = _mm256_gf2p8affine_epi64_epi8::<0>(
-            lane_linear(
-                _mm256_gf2p8affine_epi64_epi8::<0>(y, k.from_rep),
-                &l_columns(),
-            ),
-            k.to_rep,
-        );
-        let shared = _mm256_permute2x128_si256::<0>(shared, shared);
-        let lanes = _mm256_setr_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-            24, 25, 26, 27, 28, 29, 30, 31,
-        );
-        let last = _mm256_add_epi8(_mm256_set1_epi8(n as u8 as i8), lanes);
-        let mut v = [last; 16];
-        enter::<15>(&mut v, k, &rk.0[0]);
-        let varying = substitute(v[15], k, row(keys, 0, 15));
-        let mut s = [varying; 16];
-        for (j, (x, m)) in s.iter_mut().zip(LAST_COLUMN_MULS).enumerate() {
-            *x = xor(
-                _mm256_shuffle_epi8(shared, _mm256_set1_epi8(j as i8)),
-                _mm256_gf2p8affine_epi64_epi8::<0>(varying, _mm256_set1_epi64x(m as i64)),
-            );
-        }
-        s
-    }
-}
-
-/// The columns of L in the AES field, one broadcast row each.
-#[inline(always)]
-unsafe fn l_columns() -> [__m256i; 16] {
-    // SAFETY: AVX2 is enabled by the caller.
-    unsafe {
-        let mut columns = [_mm256_setzero_si256(); 16];
-        for (c, row) in columns.iter_mut().zip(&L_COLUMNS_AES) {
-            *c = broadcast16(row);
-        }
-        columns
-    }
-}
-
-/// Transposes the sliced state back to 32 blocks and XORs them into `dst`.
-#[inline(always)]
-unsafe fn xor_into(s: &State, dst: &mut [u8; BATCH]) {
-    // SAFETY: AVX2 is enabled by the caller; each access reads and writes 16 bytes at offset
-    // 16*r or 16*(r + 16), both below 512, of a 512-byte array.
-    unsafe {
-        let mut s = *s;
-        super::transpose_bytes(&mut s);
-        let p = dst.as_mut_ptr();
-        for (r, x) in s.iter().enumerate() {
-            let (low, high) = (p.add(16 * r), p.add(16 * (r + 16)));
-            let data = _mm256_loadu2_m128i(high.cast(), low.cast());
-            _mm256_storeu2_m128i(high.cast(), low.cast(), xor(*x, data));
-        }
-    }
-}
-
-/// CTR with a whole-block big-endian counter.
-///
-/// # Safety
-/// The CPU must have AVX2 and GFNI.
-#[inline(always)]
-pub(super) unsafe fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) {
-    // SAFETY: AVX2 and GFNI are enabled by the caller.
-    unsafe {
-        let k = kernel(&FORWARD, &FORWARD_TABLES, false);
-        let keys = forward_keys(rk, &k);
-        let mut next = u128::from_be_bytes(*counter);
-        let mut chunks = buf.chunks_exact_mut(BATCH);
-        for chunk in &mut chunks {
-            let chunk: &mut [u8; BATCH] = chunk.try_into().expect("whole batch");
-            // The last byte of the counter does not wrap inside the batch.
-            let s = if next as u8 <= u8::MAX - (LANES as u8 - 1) {
-                let mut s = counter_first_round(next, &k, &keys, rk);
-                rounds_from(&mut s, &k, &keys, 1);
-                s
-            } else {
-                let mut s = load(&counter_blocks(next));
-                encrypt_state(&mut s, &k, &keys, rk);
-                s
-            };
-            xor_into(&s, chunk);
-            next = next.wrapping_add(LANES as u128);
-        }
-        let rest = chunks.into_remainder();
-        if !rest.is_empty() {
-            let mut s = load(&counter_blocks(next));
-            encrypt_state(&mut s, &k, &keys, rk);
-            let mut stream = Pad::new();
-            store(&s, stream.bytes());
-            for (d, k) in rest.iter_mut().zip(stream.bytes().iter()) {
-                *d ^= *k;
-            }
-            next = next.wrapping_add(rest.len().div_ceil(16) as u128);
-        }
-        *counter = next.to_be_bytes();
-    }
-}
-
-/// Counter blocks `n..n + 32`, big-endian, in memory order.
-fn counter_blocks(n: u128) -> [u8; BATCH] {
-    let mut stream = [0u8; BATCH];
-    for (i, block) in stream.chunks_exact_mut(16).enumerate() {
-        block.copy_from_slice(&n.wrapping_add(i as u128).to_be_bytes());
-    }
-    stream
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::super::consts::{PI, PI_INV};
     use super::*;
-
-    /// CTR from counters whose last byte starts anywhere (the shortcut first round where it
-    /// does not wrap inside a batch, the plain one where it does), over several batches and
-    /// a partial one, against the portable cipher.
-    #[test]
-    fn counter_batches_match_portable() {
-        if !crate::cpu::kernels::KUZNYECHIK_AVX2_GFNI.runs() {
-            return;
-        }
-        let mut rk = [[0u8; 16]; 10];
-        for (i, k) in rk.iter_mut().flatten().enumerate() {
-            *k = (i as u8).wrapping_mul(89).wrapping_add(3);
-        }
-        let rk = RoundKeys(rk);
-        let starts = [
-            0u128,
-            1,
-            0xdf,
-            0xe0,
-            0xe1,
-            0xff,
-            0x1234_5678_90ab_cef0_0000_0000_0000_0000,
-            0xffff_ffff_ffff_ffff_ffff_ffff_ffff_ff00,
-            0xffff_ffff_ffff_ffff_ffff_ffff_ffff_ffe0,
-            0xffff_ffff_ffff_ffff_ffff_ffff_ffff_fff7,
-            0x0000_0000_0000_0000_ffff_ffff_ffff_ffc3,
-        ];
-        for start in starts {
-            for blocks in [32, 64, 160 + 7, 300] {
-                let data: Vec<u8> = (0..16 * blocks)
-                    .map(|i| (i as u8).wrapping_mul(71) ^ 0x5c)
-                    .collect();
-                let mut stream: Vec<u8> = (0..blocks as u128)
-                    .flat_map(|i| start.wrapping_add(i).to_be_bytes())
-                    .collect();
-                super::super::super::soft::encrypt_blocks(&rk, &mut stream);
-                let want: Vec<u8> = data.iter().zip(&stream).map(|(a, b)| a ^ b).collect();
-                let mut got = data.clone();
-                let mut counter = start.to_be_bytes();
-                // SAFETY: AVX2 and GFNI were checked above.
-                unsafe { super::super::ctr_gfni(&rk, &mut counter, &mut got) };
-                assert_eq!(got, want, "start {start:#x}, {blocks} blocks");
-                assert_eq!(
-                    counter,
-                    start.wrapping_add(blocks as u128).to_be_bytes(),
-                    "next counter"
-                );
-            }
-        }
-    }
+    use crate::kuznyechik::consts::{PI, PI_INV};
 
     /// The kernel's S-box steps, byte by byte, give π and π⁻¹ in their representations.
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! Every block of a chain waits for the one before it, so what counts is the length of the
 //! dependency chain through the nine rounds, and, with two chains, the port cycles of both.
-//! The per-block path of [`super::avx512`] spends a register lane per block and sixteen
+//! The per-block path of [`super::blocks`] spends a register lane per block and sixteen
 //! byte broadcasts and products per round, and the batched kernel needs 64 independent
 //! blocks. Here one block occupies a whole ZMM register, in the image of Kuznyechik's field
 //! under φ (where every constant multiplication is a GF2P8MULB):
@@ -26,13 +26,11 @@
 //! scheduler at once. Data enters the chain through φ and a byte scatter, off the chain's
 //! path, and leaves the same way.
 
-use crate::cpu::kernel;
 use core::arch::x86_64::*;
 
-use super::RoundKeys;
-use super::avx512::{
-    FROM_PHI, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, SlicedKeys, TO_PHI, available,
-};
+use super::tables::{FROM_PHI, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, TO_PHI};
+use crate::cpu::kernel;
+use crate::kuznyechik::RoundKeys;
 use crate::modes::Chain;
 
 /// Where state byte `j` lives in a register: byte `8 (j / 2) + j % 2`.
@@ -187,7 +185,7 @@ unsafe fn inverse_tables(keys: &ChainKeys) -> ChainTables {
 }
 
 /// The round keys of both directions as the chain path adds them, made once per key and
-/// kept in [`super::avx512::SlicedKeys`]: `encrypt[r]` is K_{r+1} through φ at its places.
+/// kept in [`super::keys::SlicedKeys`]: `encrypt[r]` is K_{r+1} through φ at its places.
 /// A decryption round is `S⁻¹(L⁻¹(x ^ K))`, so the key that precedes L⁻¹ is kept as
 /// `L⁻¹(K)` and added after it, on its sum's last XOR: `decrypt[r]` holds L⁻¹(K_{r+1}) for
 /// `r` from 1 to 9, and `decrypt[0]` the last key, K_1, as it is. Wiped on drop.
@@ -335,8 +333,7 @@ unsafe fn step<const Z: usize>(
 
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn chain_impl<const Z: usize>(
-    rk: &RoundKeys,
-    keys: &SlicedKeys,
+    keys: &ChainKeys,
     mode: Chain,
     register: &mut [u8],
     buf: &mut [u8],
@@ -344,7 +341,7 @@ unsafe fn chain_impl<const Z: usize>(
     // SAFETY: the features are enabled on this function; every block is a 16-byte array
     // taken from the slices by `chunks_exact`.
     unsafe {
-        let t = chain_tables(keys.chain(rk));
+        let t = chain_tables(keys);
         let mut v = [_mm512_setzero_si512(); Z];
         for (v, r) in v.iter_mut().zip(register.chunks_exact(16)) {
             *v = enter(r.try_into().unwrap_or(&[0; 16]));
@@ -374,22 +371,21 @@ unsafe fn chain_impl<const Z: usize>(
 
 /// Runs `mode` over the whole blocks of `buf` with a register of one or two blocks (one
 /// chain each, block `i` on chain `i % z`); `false`, and nothing done, for other register
-/// lengths or without the CPU features.
-pub(super) fn chain(
-    rk: &RoundKeys,
-    keys: &SlicedKeys,
+/// lengths.
+///
+/// # Safety
+/// The CPU runs [`KUZNYECHIK_AVX512`](crate::cpu::kernels::KUZNYECHIK_AVX512).
+pub(super) unsafe fn chain(
+    keys: &ChainKeys,
     mode: Chain,
     register: &mut [u8],
     buf: &mut [u8],
 ) -> bool {
-    if !available() {
-        return false;
-    }
-    // SAFETY: the required features were just checked.
+    // SAFETY: the caller guarantees the features.
     unsafe {
         match register.len() {
-            16 => chain_impl::<1>(rk, keys, mode, register, buf),
-            32 => chain_impl::<2>(rk, keys, mode, register, buf),
+            16 => chain_impl::<1>(keys, mode, register, buf),
+            32 => chain_impl::<2>(keys, mode, register, buf),
             _ => return false,
         }
     }
@@ -422,10 +418,10 @@ unsafe fn leave_blocks<const Z: usize>(x: &[__m512i; Z], buf: &mut [u8]) {
 
 /// `Z` blocks as `Z` chains of one step, their rounds alternating.
 #[kernel(KUZNYECHIK_AVX512)]
-unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
+unsafe fn encrypt_few_impl<const Z: usize>(keys: &ChainKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers take whole blocks.
     unsafe {
-        let t = chain_tables(keys.chain(rk));
+        let t = chain_tables(keys);
         let mut x = enter_blocks::<Z>(buf);
         for x in x.iter_mut() {
             *x = _mm512_xor_si512(*x, t.rk[0]);
@@ -436,10 +432,10 @@ unsafe fn encrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, bu
 
 /// The inverse of [`encrypt_few_impl`]: nine rounds `S⁻¹(L⁻¹(x) ^ L⁻¹(K))`, then K_1.
 #[kernel(KUZNYECHIK_AVX512)]
-unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
+unsafe fn decrypt_few_impl<const Z: usize>(keys: &ChainKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_few_impl`.
     unsafe {
-        let t = inverse_tables(keys.chain(rk));
+        let t = inverse_tables(keys);
         let mut x = enter_blocks::<Z>(buf);
         for k in t.rk[1..].iter().rev() {
             for x in x.iter_mut() {
@@ -454,30 +450,38 @@ unsafe fn decrypt_few_impl<const Z: usize>(rk: &RoundKeys, keys: &SlicedKeys, bu
 }
 
 /// The most blocks [`few`] takes: up to three, one chain each beats the per-block path of
-/// [`super::avx512`] (one block 79 against 131 ns a call, two 94 against 132, three 115
+/// [`super::blocks`] (one block 79 against 131 ns a call, two 94 against 132, three 115
 /// against 132); at four that path's one register is as fast. Decryption gains less (in a
 /// slower hour, one block 105 to 118 against 155 ns, two 125 to 137 against 155, three 146
 /// to 160 against 152), so it stops at two.
 const FEW: usize = 3;
 const FEW_DECRYPT: usize = 2;
 
+/// Whether [`few`] takes `len` bytes in the direction `decrypt`.
+pub(super) fn is_few(len: usize, decrypt: bool) -> bool {
+    let most = if decrypt { FEW_DECRYPT } else { FEW };
+    len != 0 && len <= 16 * most
+}
+
 /// Encrypts one to [`FEW`] (or, with `decrypt`, decrypts one to [`FEW_DECRYPT`])
 /// independent blocks in place, each a chain of its own: for a call this short the latency
-/// of one block is the cost. `false`, and nothing done, for other lengths or without the
-/// CPU features.
-pub(super) fn few(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8], decrypt: bool) -> bool {
-    let most = if decrypt { FEW_DECRYPT } else { FEW };
-    if buf.is_empty() || buf.len() > 16 * most || !available() {
+/// of one block is the cost. `false`, and nothing done, for other lengths (see
+/// [`is_few`]).
+///
+/// # Safety
+/// The CPU runs [`KUZNYECHIK_AVX512`](crate::cpu::kernels::KUZNYECHIK_AVX512).
+pub(super) unsafe fn few(keys: &ChainKeys, buf: &mut [u8], decrypt: bool) -> bool {
+    if !is_few(buf.len(), decrypt) {
         return false;
     }
-    // SAFETY: the required features were just checked.
+    // SAFETY: the caller guarantees the features.
     unsafe {
         match (buf.len(), decrypt) {
-            (16, false) => encrypt_few_impl::<1>(rk, keys, buf),
-            (32, false) => encrypt_few_impl::<2>(rk, keys, buf),
-            (48, false) => encrypt_few_impl::<3>(rk, keys, buf),
-            (16, true) => decrypt_few_impl::<1>(rk, keys, buf),
-            (32, true) => decrypt_few_impl::<2>(rk, keys, buf),
+            (16, false) => encrypt_few_impl::<1>(keys, buf),
+            (32, false) => encrypt_few_impl::<2>(keys, buf),
+            (48, false) => encrypt_few_impl::<3>(keys, buf),
+            (16, true) => decrypt_few_impl::<1>(keys, buf),
+            (32, true) => decrypt_few_impl::<2>(keys, buf),
             _ => return false,
         }
     }

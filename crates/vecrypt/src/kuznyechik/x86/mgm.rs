@@ -9,11 +9,6 @@ use core::arch::x86_64::*;
 
 use crate::cpu::{kernel, kernels};
 
-/// Whether this CPU can run [`mul_sum`].
-pub(super) fn available() -> bool {
-    kernels::KUZNYECHIK_MGM_CLMUL.runs()
-}
-
 #[inline(always)]
 unsafe fn load(block: &[u8]) -> __m128i {
     let v = u128::from_be_bytes(block[..16].try_into().expect("16-byte block"));
@@ -155,7 +150,7 @@ unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 /// `counter`: the high 64-bit half is incremented when `left`, else the low half, each
 /// modulo 2^64. `false` if the CPU lacks AVX-512BW (the caller then fills block by block).
 pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
-    if !kernels::KUZNYECHIK_MGM_COUNTERS.runs() {
+    if !kernels::KUZNYECHIK_MGM_COUNTERS_AVX512.runs() {
         return false;
     }
     assert!(out.len() >= 16 * blocks);
@@ -164,7 +159,7 @@ pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, l
     true
 }
 
-#[kernel(KUZNYECHIK_MGM_COUNTERS)]
+#[kernel(KUZNYECHIK_MGM_COUNTERS_AVX512)]
 unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) {
     let (lo, hi) = (*counter as u64 as i64, (*counter >> 64) as u64 as i64);
     // Four blocks per register, each a little-endian 128-bit lane (low half first); only
@@ -212,7 +207,7 @@ pub(super) fn mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
         // SAFETY: the required features were just checked.
         return Some(unsafe { mul_sum_wide_impl(hs, xs) });
     }
-    if !available() {
+    if !kernels::KUZNYECHIK_MGM_CLMUL.runs() {
         return None;
     }
     // SAFETY: the required features were just checked.
