@@ -80,7 +80,16 @@ const TABLE: &[(&str, &str, &str)] = &[
         "x86_64",
         "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi",
     ),
+    ("AIGIS_LANES_AVX2", "x86_64", "avx2"),
+    (
+        "AIGIS_LANES_AVX512",
+        "x86_64",
+        "avx2,avx512f,avx512bw,avx512vl,avx512vbmi",
+    ),
+    ("AIGIS_NTT_AVX512", "x86_64", "avx512f,avx512bw"),
     ("AIGIS_KECCAK_AVX2", "x86_64", "avx2"),
+    ("AIGIS_KECCAK_AVX512F", "x86_64", "avx512f"),
+    ("AIGIS_KECCAK_AVX512VL", "x86_64", "avx512f,avx512vl"),
     ("AIGIS_KECCAK_AVX512", "x86_64", "avx2,avx512f,avx512vl"),
     ("AIGIS_SM3_AVX2", "x86_64", "avx2"),
 ];

@@ -93,7 +93,7 @@ macro_rules! detectable {
         const $names: &[&str] = &[$($name),*];
 
         /// Whether this CPU has the feature `name`; `None` for a name it cannot detect.
-        #[cfg(target_arch = $arch)]
+        #[cfg(all(target_arch = $arch, any(feature = "std", test)))]
         fn $detect(name: &str) -> Option<bool> {
             match name {
                 $(
@@ -146,7 +146,7 @@ detectable!(
 /// Cortex-M has no run-time detection: a feature is there when the build enables it.
 const ARM: &[&str] = &["dsp", "thumb2"];
 
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", any(feature = "std", test)))]
 fn detect_arm(name: &str) -> Option<bool> {
     match name {
         "dsp" => Some(cfg!(target_feature = "dsp")),
@@ -292,6 +292,7 @@ pub struct Features {
 
 impl Features {
     /// The features of this CPU.
+    #[cfg(any(feature = "std", test))]
     fn detect() -> Self {
         let names = names_of(ARCH);
         let mut mask = 0u64;
@@ -335,6 +336,7 @@ impl Features {
 }
 
 /// Whether this CPU has the feature `name` of its architecture; `None` if not detectable.
+#[cfg(any(feature = "std", test))]
 fn detect_one(name: &str) -> Option<bool> {
     #[cfg(target_arch = "x86_64")]
     return detect_x86_64(name);

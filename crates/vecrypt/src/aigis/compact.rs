@@ -354,12 +354,6 @@ mod dispatch {
         by_set!(set, decapsulate_p, mode, b, sk, ct)
     }
 
-    // The compact variant uses the vector NTT and products of AVX2 on both vector backends;
-    // it generates one matrix entry at a time, so wide Keccak has nothing to batch.
-    fn vector(b: Backend) -> bool {
-        cfg!(target_arch = "x86_64") && matches!(b, Backend::Avx2 | Backend::Avx512)
-    }
-
     fn keypair_p<P: Params>(
         mode: HashMode,
         b: Backend,
@@ -367,11 +361,9 @@ mod dispatch {
         pk: &mut [u8],
         sk: &mut [u8],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        if vector(b) && super::super::avx2::compact_keypair::<P>(mode, coins, pk, sk) {
+        if super::super::native::compact_keypair::<P>(b, mode, coins, pk, sk) {
             return;
         }
-        let _ = vector(b);
         soft_keypair::<P>(mode, coins, pk, sk)
     }
 
@@ -404,31 +396,23 @@ mod dispatch {
         coins: &[u8; 32],
         ct: &mut [u8],
     ) -> [u8; 32] {
-        #[cfg(target_arch = "x86_64")]
-        if vector(b)
-            && let Some(ss) = super::super::avx2::compact_encapsulate::<P>(mode, pk, coins, ct)
-        {
+        if let Some(ss) = super::super::native::compact_encapsulate::<P>(b, mode, pk, coins, ct) {
             return ss;
         }
-        let _ = vector(b);
         soft_encapsulate::<P>(mode, pk, coins, ct)
     }
 
     fn decapsulate_p<P: Params>(mode: HashMode, b: Backend, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-        #[cfg(target_arch = "x86_64")]
-        if vector(b)
-            && let Some(ss) = super::super::avx2::compact_decapsulate::<P>(mode, sk, ct)
-        {
+        if let Some(ss) = super::super::native::compact_decapsulate::<P>(b, mode, sk, ct) {
             return ss;
         }
-        let _ = vector(b);
         soft_decapsulate::<P>(mode, sk, ct)
     }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use super::super::x86_stack::peak_stack_bytes;
+    use super::super::x86::stack::peak_stack_bytes;
     use super::super::{Aigis, backends};
     use super::*;
 

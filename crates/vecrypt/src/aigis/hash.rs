@@ -32,11 +32,10 @@ impl HashMode {
 
     /// Parses `shake` or `sm3` (any case).
     pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "shake" => Some(HashMode::Shake),
-            "sm3" => Some(HashMode::Sm3),
-            _ => None,
-        }
+        let s = s.trim();
+        [HashMode::Shake, HashMode::Sm3]
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s))
     }
 
     /// Bytes per block of the matrix XOF.
@@ -198,6 +197,7 @@ macro_rules! keccak_f1600_rounds {
         ];
     }};
 }
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
 pub(crate) use keccak_f1600_rounds;
 
 #[inline(always)]

@@ -10,8 +10,7 @@ use zeroize::Zeroize;
 use super::arith::{Arith, Matrix};
 use super::hash::{HashMode, KeccakF, hash_g_by};
 use super::params::{MAX_K, N, POLY_BYTES, Params, SEED_BYTES};
-use super::poly::{Poly, from_msg, pack13, to_msg};
-use super::wipe;
+use super::poly::{Poly, from_msg, pack13, to_msg, wipe_polys};
 
 /// The most noise polynomials one operation samples (2k + 1).
 pub const MAX_NOISE: usize = 2 * MAX_K + 1;
@@ -27,7 +26,7 @@ impl<const M: usize> Default for Secret<M> {
 
 impl<const M: usize> Drop for Secret<M> {
     fn drop(&mut self) {
-        wipe::polys(&mut self.0);
+        wipe_polys(&mut self.0);
     }
 }
 
@@ -101,7 +100,7 @@ pub fn keypair<P: Params, A: Arith>(
         A::freeze(p);
         pack13(&mut sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES], p);
     }
-    wipe::polys(core::slice::from_mut(&mut t));
+    wipe_polys(core::slice::from_mut(&mut t));
 }
 
 /// The matrix seed ρ at the end of a public key.

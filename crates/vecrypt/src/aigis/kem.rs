@@ -9,7 +9,6 @@ use super::arith::{Arith, Matrix};
 use super::hash::{HashMode, hash_h_by};
 use super::indcpa::{self, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
-use super::wipe;
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
 /// The largest ciphertext of any set (Aigis-enc-4).
@@ -82,6 +81,6 @@ pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) ->
         *mi = u8::conditional_select(zi, mi, same);
     }
     let ss = hash_h_by::<A::Keccak>(mode, &[&m.0, h, &hc]);
-    wipe::bytes(&mut again);
+    crate::wipe::bytes(&mut again);
     ss
 }

@@ -32,16 +32,10 @@ macro_rules! by_set {
     };
 }
 
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)]
+mod aarch64;
 mod arith;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512;
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod avx512_ntt;
 mod cbd;
 pub mod compact;
 mod compress;
@@ -49,22 +43,26 @@ mod hash;
 mod indcpa;
 mod kem;
 mod kem_traits;
+#[cfg(not(target_arch = "x86_64"))]
+mod no_kernels;
 mod ntt;
 mod params;
 mod poly;
 mod reduce;
 mod sampling;
 mod soft;
-mod wipe;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod x86_keccak;
+mod x86;
+
+// The kernels of the architecture this is built for, behind one interface.
+#[cfg(target_arch = "aarch64")]
+use aarch64 as native;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+use no_kernels as native;
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod x86_sm3;
-#[cfg(all(test, target_arch = "x86_64"))]
-#[allow(unsafe_code)]
-mod x86_stack;
+use x86 as native;
+
 use zeroize::Zeroizing;
 
 use crate::Error;
@@ -114,11 +112,13 @@ impl ParamSet {
 
     /// Accepts `Aigis-enc-2`, `aigis-enc-2`, `aigis2` or `2` (and likewise for 1, 3, 4).
     pub fn parse(s: &str) -> Result<Self, Error> {
-        let t = s.trim().to_ascii_lowercase();
-        let digit = t
-            .strip_prefix("aigis-enc-")
-            .or_else(|| t.strip_prefix("aigis"))
-            .unwrap_or(&t);
+        let t = s.trim();
+        let strip = |prefix: &str| {
+            t.get(..prefix.len())
+                .filter(|head| head.eq_ignore_ascii_case(prefix))
+                .map(|_| &t[prefix.len()..])
+        };
+        let digit = strip("aigis-enc-").or_else(|| strip("aigis")).unwrap_or(t);
         match digit {
             "1" => Ok(ParamSet::Aigis1),
             "2" => Ok(ParamSet::Aigis2),
@@ -171,7 +171,8 @@ pub(crate) const CANDIDATES: &[Candidate] = &[
 ];
 
 /// The backends this CPU can run for Aigis-enc, best first.
-pub fn backends() -> Vec<Backend> {
+#[cfg(feature = "alloc")]
+pub fn backends() -> alloc::vec::Vec<Backend> {
     cpu::available(CANDIDATES)
 }
 
@@ -242,9 +243,13 @@ impl Aigis {
     }
 
     /// Deterministic key generation: returns (public key, secret key).
-    pub fn keypair_from_coins(&self, coins: &[u8]) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>), Error> {
-        let mut pk = vec![0u8; self.set.public_key_bytes()];
-        let mut sk = Zeroizing::new(vec![0u8; self.set.secret_key_bytes()]);
+    #[cfg(feature = "alloc")]
+    pub fn keypair_from_coins(
+        &self,
+        coins: &[u8],
+    ) -> Result<(alloc::vec::Vec<u8>, Zeroizing<alloc::vec::Vec<u8>>), Error> {
+        let mut pk = alloc::vec![0u8; self.set.public_key_bytes()];
+        let mut sk = Zeroizing::new(alloc::vec![0u8; self.set.secret_key_bytes()]);
         self.keypair_into(coins, &mut pk, &mut sk)?;
         Ok((pk, sk))
     }
@@ -272,12 +277,13 @@ impl Aigis {
     }
 
     /// Deterministic encapsulation: returns (ciphertext, shared secret).
+    #[cfg(feature = "alloc")]
     pub fn encapsulate_from_coins(
         &self,
         pk: &[u8],
         coins: &[u8],
-    ) -> Result<(Vec<u8>, [u8; 32]), Error> {
-        let mut ct = vec![0u8; self.set.ciphertext_bytes()];
+    ) -> Result<(alloc::vec::Vec<u8>, [u8; 32]), Error> {
+        let mut ct = alloc::vec![0u8; self.set.ciphertext_bytes()];
         let ss = self.encapsulate_into(pk, coins, &mut ct)?;
         Ok((ct, ss))
     }
@@ -341,18 +347,9 @@ mod dispatch {
         pk: &mut [u8],
         sk: &mut [u8],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let done = match b {
-                Backend::Avx512 => super::avx512::keypair::<P>(mode, coins, pk, sk),
-                Backend::Avx2 => super::avx2::keypair::<P>(mode, coins, pk, sk),
-                _ => false,
-            };
-            if done {
-                return;
-            }
+        if super::native::keypair::<P>(b, mode, coins, pk, sk) {
+            return;
         }
-        let _ = b;
         super::kem::keypair::<P, Soft>(mode, coins, pk, sk)
     }
 
@@ -363,34 +360,16 @@ mod dispatch {
         coins: &[u8; 32],
         ct: &mut [u8],
     ) -> [u8; 32] {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let done = match b {
-                Backend::Avx512 => super::avx512::encapsulate::<P>(mode, pk, coins, ct),
-                Backend::Avx2 => super::avx2::encapsulate::<P>(mode, pk, coins, ct),
-                _ => None,
-            };
-            if let Some(ss) = done {
-                return ss;
-            }
+        if let Some(ss) = super::native::encapsulate::<P>(b, mode, pk, coins, ct) {
+            return ss;
         }
-        let _ = b;
         super::kem::encapsulate::<P, Soft>(mode, pk, coins, ct)
     }
 
     fn decapsulate_p<P: Params>(mode: HashMode, b: Backend, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let done = match b {
-                Backend::Avx512 => super::avx512::decapsulate::<P>(mode, sk, ct),
-                Backend::Avx2 => super::avx2::decapsulate::<P>(mode, sk, ct),
-                _ => None,
-            };
-            if let Some(ss) = done {
-                return ss;
-            }
+        if let Some(ss) = super::native::decapsulate::<P>(b, mode, sk, ct) {
+            return ss;
         }
-        let _ = b;
         super::kem::decapsulate::<P, Soft>(mode, sk, ct)
     }
 }

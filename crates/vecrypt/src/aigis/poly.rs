@@ -134,6 +134,14 @@ pub fn to_msg(msg: &mut [u8; SEED_BYTES], p: &Poly) {
     }
 }
 
+/// Zeroes every coefficient of `ps` (secret polynomials), through [`crate::wipe`].
+#[inline(always)]
+pub(crate) fn wipe_polys(ps: &mut [Poly]) {
+    for p in ps.iter_mut() {
+        crate::wipe::i16s(&mut p.0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use super::ntt::{INV_N_MONT, ZETAS};
 use super::params::{N, Q};
 use super::poly::Poly;
 use super::reduce::{QINV, R2_MOD_Q};
+use crate::cpu::kernel;
 
 /// Coefficients per register.
 const LANES: usize = 32;
@@ -78,7 +79,7 @@ const ZETAS_FWD_QINV: [[[i16; LANES]; REGS]; IN_REGISTER] = times_qinv(ZETAS_FWD
 const ZETAS_INV: [[[i16; LANES]; REGS]; IN_REGISTER] = lane_zetas(true);
 const ZETAS_INV_QINV: [[[i16; LANES]; REGS]; IN_REGISTER] = times_qinv(ZETAS_INV);
 
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn load(p: &Poly) -> [__m512i; REGS] {
     let mut v = [_mm512_setzero_si512(); REGS];
@@ -89,7 +90,7 @@ fn load(p: &Poly) -> [__m512i; REGS] {
     v
 }
 
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn store(p: &mut Poly, v: &[__m512i; REGS]) {
     for (i, x) in v.iter().enumerate() {
@@ -98,7 +99,7 @@ fn store(p: &mut Poly, v: &[__m512i; REGS]) {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn lanes(t: &[i16; LANES]) -> __m512i {
     // SAFETY: 64 readable bytes.
@@ -106,7 +107,7 @@ fn lanes(t: &[i16; LANES]) -> __m512i {
 }
 
 /// a * b * 2^-16 mod q lane by lane, with `b_qinv` = b * q^-1 mod 2^16.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn fqmul(a: __m512i, b: __m512i, b_qinv: __m512i) -> __m512i {
     let hi = _mm512_mulhi_epi16(a, b);
@@ -115,7 +116,7 @@ fn fqmul(a: __m512i, b: __m512i, b_qinv: __m512i) -> __m512i {
 }
 
 /// a * b * 2^-16 mod q for two variable operands.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn fqmul_vv(a: __m512i, b: __m512i) -> __m512i {
     let hi = _mm512_mulhi_epi16(a, b);
@@ -125,7 +126,7 @@ fn fqmul_vv(a: __m512i, b: __m512i) -> __m512i {
 }
 
 /// Any 16-bit value to a representative of absolute value below q (the AVX2 formula).
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn barrett(a: __m512i) -> __m512i {
     let t = _mm512_mulhi_epi16(a, _mm512_set1_epi16(8737));
@@ -134,7 +135,7 @@ fn barrett(a: __m512i) -> __m512i {
 }
 
 /// The copy of `x` with lanes l and l ^ DIST exchanged.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn swap_lanes<const DIST: usize>(x: __m512i) -> __m512i {
     match DIST {
@@ -161,7 +162,7 @@ const fn upper(dist: usize) -> __mmask32 {
 
 /// One forward layer at distance DIST < 32 on every register: the lower lane of each
 /// butterfly gets a + t, the upper one a - t, with t = b * zeta.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn forward_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m512i; REGS]) {
     let up = upper(DIST);
@@ -179,7 +180,7 @@ fn forward_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m512i; 
 }
 
 /// One inverse layer at distance DIST < 32 on every register.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn inverse_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m512i; REGS]) {
     let up = upper(DIST);
@@ -198,7 +199,7 @@ fn inverse_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m512i; 
 }
 
 /// One forward layer at distance `regs` * 32 coefficients.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn forward_across(v: &mut [__m512i; REGS], regs: usize, first_k: usize) {
     let mut k = first_k;
@@ -217,7 +218,7 @@ fn forward_across(v: &mut [__m512i; REGS], regs: usize, first_k: usize) {
 }
 
 /// One inverse layer at distance `regs` * 32 coefficients.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn inverse_across(v: &mut [__m512i; REGS], regs: usize, last_k: usize) {
     let mut k = last_k;
@@ -239,7 +240,7 @@ fn inverse_across(v: &mut [__m512i; REGS], regs: usize, last_k: usize) {
 /// Makes every register of `v` an output of one point in the code, so that the compiler
 /// cannot run each register through several layers in turn (which makes long dependency
 /// chains; layer by layer, eight registers keep the multipliers busy).
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn layer_barrier(v: &mut [__m512i; REGS]) {
     let [a, b, c, d, e, f, g, h] = v;
@@ -260,7 +261,7 @@ fn layer_barrier(v: &mut [__m512i; REGS]) {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 #[inline]
 fn reduce_all(v: &mut [__m512i; REGS]) {
     for x in v.iter_mut() {
@@ -269,7 +270,7 @@ fn reduce_all(v: &mut [__m512i; REGS]) {
 }
 
 /// Forward NTT (bit-reversed output): three layers between reductions, as on AVX2.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 pub fn ntt(p: &mut Poly) {
     let mut v = load(p);
     forward_across(&mut v, 4, 1);
@@ -289,7 +290,7 @@ pub fn ntt(p: &mut Poly) {
 /// Inverse NTT with the division by 256: two layers between reductions, as on AVX2. Each
 /// layer ends at a barrier: left free, the compiler runs registers through several layers
 /// in turn and the time goes from about 250 cycles to 350.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 pub fn invntt(p: &mut Poly) {
     let mut v = load(p);
     inverse_in_register::<1, 4>(&mut v);
@@ -323,7 +324,7 @@ pub fn invntt(p: &mut Poly) {
 }
 
 /// r = sum_i a_i * b_i coefficient-wise, then one product by 2^32 mod q to undo the 2^-16.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[kernel(AIGIS_NTT_AVX512)]
 pub fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
     let r2 = _mm512_set1_epi16(R2_MOD_Q);
     let r2q = _mm512_set1_epi16(R2_MOD_Q.wrapping_mul(QINV));
@@ -348,13 +349,12 @@ pub fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aigis::avx2;
-    use crate::cpu;
+    use crate::aigis::x86::avx2;
+    use crate::cpu::kernels;
 
     #[test]
     fn transforms_and_products_equal_avx2_exactly() {
-        let f = cpu::features();
-        if !(f.has("avx2") && f.has("avx512f") && f.has("avx512bw")) {
+        if !(kernels::AIGIS_LANES_AVX2.runs() && kernels::AIGIS_NTT_AVX512.runs()) {
             return;
         }
         for seed in 0..40 {

@@ -8,6 +8,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::cpu::kernel;
 /// The initial chaining value.
 const IV: [u32; 8] = [
     0x7380_166f,
@@ -44,26 +45,26 @@ macro_rules! rotl {
     };
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn xor3(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_xor_si256(a, b), c)
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn p0(x: __m256i) -> __m256i {
     xor3(x, rotl!(x, 9), rotl!(x, 17))
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn p1(x: __m256i) -> __m256i {
     xor3(x, rotl!(x, 15), rotl!(x, 23))
 }
 
 /// One round; `ff` and `gg` are the round's boolean functions of (a, b, c) and (e, f, g).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn round(s: &mut [__m256i; 8], t: u32, w: __m256i, w4: __m256i, ff: __m256i, gg: __m256i) {
     let [a, b, c, d, e, f, g, h] = *s;
@@ -80,7 +81,7 @@ fn round(s: &mut [__m256i; 8], t: u32, w: __m256i, w4: __m256i, ff: __m256i, gg:
 }
 
 /// The compression function on eight chaining values and eight blocks.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn compress(v: &mut [__m256i; 8], blocks: &[&[u8]; 8]) {
     let word = |l: usize, i: usize| {
@@ -130,13 +131,13 @@ fn compress(v: &mut [__m256i; 8], blocks: &[&[u8]; 8]) {
     }
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn initial() -> [__m256i; 8] {
     IV.map(|x| _mm256_set1_epi32(x as i32))
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn digests(v: &[__m256i; 8]) -> [[u8; 32]; 8] {
     let mut out = [[0u8; 32]; 8];
@@ -168,7 +169,7 @@ pub fn padded_counter_block(counter: u32, parts: &[&[u8]]) -> [u8; BLOCK] {
 }
 
 /// Eight SM3 digests of messages that are each one padded block.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 pub fn digest_blocks_x8(blocks: &[[u8; BLOCK]; 8]) -> [[u8; 32]; 8] {
     let mut v = initial();
@@ -179,7 +180,7 @@ pub fn digest_blocks_x8(blocks: &[[u8; BLOCK]; 8]) -> [[u8; 32]; 8] {
 /// Eight SM3 digests of eight messages of one common length: the general form, which
 /// checks the compression function against the `sm3` crate on any length.
 #[cfg(test)]
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_SM3_AVX2)]
 pub fn digest_x8(msgs: &[&[u8]; 8]) -> [[u8; 32]; 8] {
     let len = msgs[0].len();
     assert!(msgs.iter().all(|m| m.len() == len), "equal lengths");
@@ -210,7 +211,7 @@ pub fn digest_x8(msgs: &[&[u8]; 8]) -> [[u8; 32]; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu;
+    use crate::cpu::kernels;
     use sm3::{Digest, Sm3};
 
     fn sm3(m: &[u8]) -> [u8; 32] {
@@ -219,7 +220,7 @@ mod tests {
 
     #[test]
     fn eight_lanes_equal_the_sm3_crate_for_many_lengths() {
-        if !cpu::features().has("avx2") {
+        if !kernels::AIGIS_SM3_AVX2.runs() {
             return;
         }
         let mut x = 0x1234_5678u32;
@@ -243,7 +244,7 @@ mod tests {
 
     #[test]
     fn counter_blocks_equal_the_sm3_crate() {
-        if !cpu::features().has("avx2") {
+        if !kernels::AIGIS_SM3_AVX2.runs() {
             return;
         }
         let seed = [0x5au8; 32];

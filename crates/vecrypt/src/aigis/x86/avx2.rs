@@ -16,16 +16,16 @@ use super::cbd::{cbd, noise_bytes};
 use super::compress::magic;
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
 use super::indcpa::MAX_NOISE;
+use super::keccak::ShakeLanes;
 use super::ntt::{INV_N_MONT, ZETAS};
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
 use super::reduce::{QINV, R2_MOD_Q};
 use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact, parse_fast};
+use super::sm3;
 use super::soft::Soft;
-use super::x86_keccak::ShakeLanes;
-use super::x86_sm3;
 use super::{compact, kem};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 use zeroize::Zeroize;
 
 /// Per-lane twiddles of the in-register layers: `LANE_ZETAS[l][v]` is register v of layer
@@ -98,14 +98,14 @@ const fn times_qinv(table: [[[i16; 16]; 16]; 4]) -> [[[i16; 16]; 16]; 4] {
 const LANE_ZETAS_QINV: [[[i16; 16]; 16]; 4] = times_qinv(LANE_ZETAS);
 const LANE_ZETAS_INV_QINV: [[[i16; 16]; 16]; 4] = times_qinv(LANE_ZETAS_INV);
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn load(p: &Poly) -> [__m256i; 16] {
     // SAFETY: Poly is 512 bytes; each load reads 32 of them, no alignment needed.
     core::array::from_fn(|i| unsafe { _mm256_loadu_si256(p.0.as_ptr().add(16 * i).cast()) })
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn store(p: &mut Poly, v: &[__m256i; 16]) {
     for (i, x) in v.iter().enumerate() {
@@ -114,7 +114,7 @@ fn store(p: &mut Poly, v: &[__m256i; 16]) {
     }
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn lanes(t: &[i16; 16]) -> __m256i {
     // SAFETY: 32 readable bytes.
@@ -123,7 +123,7 @@ fn lanes(t: &[i16; 16]) -> __m256i {
 
 /// a * b * 2^-16 mod q lane by lane, with `b_qinv` = b * q^-1 mod 2^16; |result| < q when
 /// |a * b| < q * 2^15.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn fqmul(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
     let hi = _mm256_mulhi_epi16(a, b);
@@ -132,7 +132,7 @@ fn fqmul(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
 }
 
 /// a * b * 2^-16 mod q for two variable operands.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn fqmul_vv(a: __m256i, b: __m256i) -> __m256i {
     let hi = _mm256_mulhi_epi16(a, b);
@@ -142,7 +142,7 @@ fn fqmul_vv(a: __m256i, b: __m256i) -> __m256i {
 }
 
 /// Any 16-bit value to a representative of absolute value below q.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn barrett(a: __m256i) -> __m256i {
     // t ≈ a / q as round(floor(a * 8737 / 2^16) / 2^10).
@@ -152,7 +152,7 @@ fn barrett(a: __m256i) -> __m256i {
 }
 
 /// The copy of `x` with lanes l and l ^ dist exchanged.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn swap_lanes<const DIST: usize>(x: __m256i) -> __m256i {
     match DIST {
@@ -164,7 +164,7 @@ fn swap_lanes<const DIST: usize>(x: __m256i) -> __m256i {
 }
 
 /// Lanes of `y` where (lane & dist) != 0, else lanes of `x`.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn take_upper<const DIST: usize>(x: __m256i, y: __m256i) -> __m256i {
     match DIST {
@@ -176,7 +176,7 @@ fn take_upper<const DIST: usize>(x: __m256i, y: __m256i) -> __m256i {
 }
 
 /// One forward layer at distance DIST < 16 on every register.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn forward_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m256i; 16]) {
     let sign = take_upper::<DIST>(_mm256_set1_epi16(1), _mm256_set1_epi16(-1));
@@ -194,7 +194,7 @@ fn forward_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m256i; 
 }
 
 /// One inverse layer at distance DIST < 16 on every register.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn inverse_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m256i; 16]) {
     for (i, x) in v.iter_mut().enumerate() {
@@ -212,7 +212,7 @@ fn inverse_in_register<const DIST: usize, const LAYER: usize>(v: &mut [__m256i; 
 }
 
 /// One forward layer at distance `regs` * 16 coefficients.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn forward_across(v: &mut [__m256i; 16], regs: usize, first_k: usize) {
     let mut k = first_k;
@@ -231,7 +231,7 @@ fn forward_across(v: &mut [__m256i; 16], regs: usize, first_k: usize) {
 }
 
 /// One inverse layer at distance `regs` * 16 coefficients.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn inverse_across(v: &mut [__m256i; 16], regs: usize, last_k: usize) {
     let mut k = last_k;
@@ -250,7 +250,7 @@ fn inverse_across(v: &mut [__m256i; 16], regs: usize, last_k: usize) {
     }
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn reduce_all(v: &mut [__m256i; 16]) {
     for x in v.iter_mut() {
@@ -260,7 +260,7 @@ fn reduce_all(v: &mut [__m256i; 16]) {
 
 /// Forward NTT. Growth per layer is below q, so three layers fit in 16 bits between
 /// reductions (4q < 2^15).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 pub fn ntt(p: &mut Poly) {
     let mut v = load(p);
     forward_across(&mut v, 8, 1);
@@ -279,7 +279,7 @@ pub fn ntt(p: &mut Poly) {
 
 /// Inverse NTT with the division by 256. Sums double per layer, so two layers run between
 /// reductions.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 pub fn invntt(p: &mut Poly) {
     let mut v = load(p);
     inverse_in_register::<1, 0>(&mut v);
@@ -303,7 +303,7 @@ pub fn invntt(p: &mut Poly) {
 
 /// r = sum_i a_i * b_i coefficient-wise: one Montgomery product per term, then one by
 /// 2^32 mod q to undo the 2^-16.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 pub fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
     let r2 = _mm256_set1_epi16(R2_MOD_Q);
     let r2q = _mm256_set1_epi16(R2_MOD_Q.wrapping_mul(QINV));
@@ -327,7 +327,7 @@ pub fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
 
 /// Barrett reduction of every 16-bit value, for tests.
 #[cfg(test)]
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 fn barrett_all_i16(out: &mut [i16]) {
     for chunk in out.chunks_exact_mut(16) {
         // SAFETY: 16 values = 32 bytes.
@@ -339,7 +339,7 @@ fn barrett_all_i16(out: &mut [i16]) {
 }
 
 /// Every value to its representative in [0, q).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn freeze_all_i16(out: &mut [i16]) {
     for chunk in out.chunks_exact_mut(16) {
@@ -356,14 +356,14 @@ fn freeze_all_i16(out: &mut [i16]) {
 }
 
 /// [`freeze_all_i16`] on a polynomial.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 pub fn freeze(p: &mut Poly) {
     freeze_all_i16(&mut p.0);
 }
 
 /// Popcount of each nibble value, in both 128-bit halves.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn nibble_popcounts() -> __m256i {
     _mm256_setr_epi8(
@@ -373,7 +373,7 @@ fn nibble_popcounts() -> __m256i {
 }
 
 /// A 16-entry byte table (indexed by nibble) in both 128-bit halves.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn nibble_table(f: fn(i32) -> i32) -> __m256i {
     let mut t = [0i8; 32];
@@ -385,7 +385,7 @@ fn nibble_table(f: fn(i32) -> i32) -> __m256i {
 }
 
 /// The 32 signed bytes of `c` as 16-bit coefficients in `out[..32]`, in order.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn widen_store(out: &mut [i16], c: __m256i) {
     assert!(out.len() >= 32);
@@ -404,7 +404,7 @@ fn widen_store(out: &mut [i16], c: __m256i) {
 
 /// eta = 1: four 2-bit fields per byte, each bit 0 minus bit 1; a nibble holds two fields,
 /// so two nibble tables give all four, interleaved back into order.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn cbd1_vec(p: &mut Poly, buf: &[u8]) {
     let first = _mm256_castsi256_si128(nibble_table(|n| (n & 1) - ((n >> 1) & 1)));
@@ -435,7 +435,7 @@ fn cbd1_vec(p: &mut Poly, buf: &[u8]) {
 }
 
 /// eta = 2: one 4-bit field per nibble, looked up whole.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn cbd2_vec(p: &mut Poly, buf: &[u8]) {
     let table = nibble_table(|n| (n & 1) + ((n >> 1) & 1) - ((n >> 2) & 1) - ((n >> 3) & 1));
@@ -458,7 +458,7 @@ fn cbd2_vec(p: &mut Poly, buf: &[u8]) {
 
 /// eta = 3: one 6-bit field per coefficient, gathered into a 32-bit lane by a byte shuffle
 /// and a variable shift, eight coefficients per step; the two 3-bit sums by nibble look-up.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn cbd3_vec(p: &mut Poly, buf: &[u8]) {
     const BYTES: usize = noise_bytes(3);
@@ -489,7 +489,7 @@ fn cbd3_vec(p: &mut Poly, buf: &[u8]) {
 }
 
 /// eta = 4: popcount of the low nibble minus that of the high one, for every byte.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn cbd4_vec(p: &mut Poly, buf: &[u8]) {
     let pop = nibble_popcounts();
@@ -508,7 +508,7 @@ fn cbd4_vec(p: &mut Poly, buf: &[u8]) {
 
 /// eta = 8: popcount of the first byte minus that of the second, for every byte pair
 /// (one multiply-add by (1, -1)).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn cbd8_vec(p: &mut Poly, buf: &[u8]) {
     let pop = nibble_popcounts();
@@ -532,7 +532,7 @@ fn cbd8_vec(p: &mut Poly, buf: &[u8]) {
 }
 
 /// CBD_eta(buf) into `p` for every width the sets use.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 pub fn cbd_vec(p: &mut Poly, buf: &[u8], eta: usize) {
     assert!(buf.len() >= noise_bytes(eta));
@@ -575,7 +575,7 @@ impl<const D: usize> PackBytes<D> {
 
 /// Compress_d by multiply-shift (the constants of `compress::magic`) and pack at D bits,
 /// eight coefficients (D bytes) per step; input canonical.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 fn compress_vec<const D: usize>(out: &mut [u8], p: &Poly) {
     let bytes = N * D / 8;
@@ -633,7 +633,7 @@ fn compress_vec<const D: usize>(out: &mut [u8], p: &Poly) {
 
 /// [`compress_vec`] for the widths of u; for the narrow widths of v the portable packing
 /// is as fast (the vector cost is per eight values, whatever D).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 #[inline]
 pub fn compress(out: &mut [u8], p: &Poly, d: usize) {
     match d {
@@ -647,13 +647,13 @@ pub fn compress(out: &mut [u8], p: &Poly, d: usize) {
 /// Matrix and noise sampling over W Keccak lanes; instantiated for 4 lanes here and for 8
 /// in the AVX-512 backend.
 macro_rules! lane_sampling {
-    ($w:literal, $features:literal, $parse:path) => {
-        $crate::aigis::avx2::lane_sampling!($w, $features, $parse, permute, permute_busy);
+    ($w:literal, $kernel:ident, $parse:path) => {
+        $crate::aigis::x86::avx2::lane_sampling!($w, $kernel, $parse, permute, permute_busy);
     };
-    ($w:literal, $features:literal, $parse:path, $permute:ident, $permute_busy:ident) => {
+    ($w:literal, $kernel:ident, $parse:path, $permute:ident, $permute_busy:ident) => {
         /// Matrix entries: job (x, y, at) writes Parse(SHAKE128(ρ ‖ x ‖ y)) to `out[at]`,
         /// W streams at a time.
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         pub fn gen_entries(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &mut [Poly]) {
             let mut bufs = [[0u8; FIRST_SQUEEZE_MAX]; $w];
             for batch in jobs.chunks($w) {
@@ -678,14 +678,14 @@ macro_rules! lane_sampling {
         /// Matrix entries (as [`gen_entries`]) and SHA3-256 hashes (`hashes[i].1 =
         /// H(hashes[i].0)`) together: each lane takes its next job as soon as its current one
         /// ends, so a long hash (of pk or ct) runs beside the entries instead of after them.
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         pub fn entries_and_hashes(
             rho: &[u8; SEED_BYTES],
             entries: &[(u8, u8, usize)],
             out: &mut [Poly],
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
         ) {
-            use $crate::aigis::x86_keccak::{LaneJob, LanePlan, MAX_LANE_HASHES};
+            use $crate::aigis::x86::keccak::{LaneJob, LanePlan, MAX_LANE_HASHES};
             let mut lens = [0usize; MAX_LANE_HASHES];
             for (len, h) in lens.iter_mut().zip(hashes.iter()) {
                 *len = h.0.len();
@@ -757,7 +757,7 @@ macro_rules! lane_sampling {
         }
 
         /// Noise polynomials with nonces 0, 1, ..., W SHAKE256 streams at a time.
-        #[target_feature(enable = $features)]
+        #[kernel($kernel)]
         pub fn noise_shake(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
             let blocks_of = |i: usize| noise_bytes(etas[i]).div_ceil(SHAKE256_RATE);
             // Widest first, so that the lanes still squeezing after the narrow ones finish
@@ -795,37 +795,37 @@ macro_rules! lane_sampling {
                 }
                 lanes.wipe();
                 for (&i, buf) in chunk.iter().zip(bufs.iter()) {
-                    $crate::aigis::avx2::cbd_vec(
+                    $crate::aigis::x86::avx2::cbd_vec(
                         &mut out[i],
                         &buf[..noise_bytes(etas[i])],
                         etas[i],
                     );
                 }
             }
-            $crate::aigis::wipe::bytes(bufs.as_flattened_mut());
+            $crate::wipe::bytes(bufs.as_flattened_mut());
         }
     };
 }
 pub(crate) use lane_sampling;
 
-lane_sampling!(4, "avx2", parse_fast);
+lane_sampling!(4, AIGIS_LANES_AVX2, parse_fast);
 
 /// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
 /// SM3(BE32(c) ‖ ρ ‖ x ‖ y) to `out[at]`. The first-squeeze blocks of all entries are
 /// independent, so they are hashed eight at a time across entries.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 pub fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &mut [Poly]) {
     const BLOCKS: usize = HashMode::Sm3.xof_first_blocks();
     let mut bufs = [[0u8; BLOCKS * SM3_RATE]; MAX_K * MAX_K];
     let total = jobs.len() * BLOCKS;
     for first in (0..total).step_by(8) {
         // Lanes past the last task repeat it; their digests are dropped.
-        let blocks: [[u8; x86_sm3::BLOCK]; 8] = core::array::from_fn(|l| {
+        let blocks: [[u8; sm3::BLOCK]; 8] = core::array::from_fn(|l| {
             let task = (first + l).min(total - 1);
             let (x, y, _) = jobs[task / BLOCKS];
-            x86_sm3::padded_counter_block((task % BLOCKS) as u32, &[rho, &[x, y]])
+            sm3::padded_counter_block((task % BLOCKS) as u32, &[rho, &[x, y]])
         });
-        let digests = x86_sm3::digest_blocks_x8(&blocks);
+        let digests = sm3::digest_blocks_x8(&blocks);
         for (task, d) in (first..total).zip(digests.iter()) {
             let at = (task % BLOCKS) * SM3_RATE;
             bufs[task / BLOCKS][at..at + SM3_RATE].copy_from_slice(d);
@@ -840,7 +840,7 @@ pub fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &m
 
 /// Noise polynomials with nonces 0, 1, ... in SM3 mode: every 32-byte counter block of
 /// every polynomial's PRF output is one task, eight tasks per multi-buffer SM3 call.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_LANES_AVX2)]
 pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
     let mut bufs = [[0u8; noise_bytes(8)]; MAX_NOISE];
     let mut tasks = [(0u8, 0u8); MAX_NOISE * noise_bytes(8) / SM3_RATE];
@@ -852,11 +852,11 @@ pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         }
     }
     for first in (0..total).step_by(8) {
-        let mut blocks: [[u8; x86_sm3::BLOCK]; 8] = core::array::from_fn(|l| {
+        let mut blocks: [[u8; sm3::BLOCK]; 8] = core::array::from_fn(|l| {
             let (i, c) = tasks[(first + l).min(total - 1)];
-            x86_sm3::padded_counter_block(u32::from(c), &[seed, &[i]])
+            sm3::padded_counter_block(u32::from(c), &[seed, &[i]])
         });
-        let mut digests = x86_sm3::digest_blocks_x8(&blocks);
+        let mut digests = sm3::digest_blocks_x8(&blocks);
         for (&(i, c), d) in tasks[first..total].iter().zip(digests.iter()) {
             let at = usize::from(c) * SM3_RATE;
             bufs[usize::from(i)][at..at + SM3_RATE].copy_from_slice(d);
@@ -911,7 +911,7 @@ macro_rules! matrix_and_hashes_on_lanes {
                     mode, rho, k, transposed, a, hashes,
                 );
             }
-            let (jobs, n) = $crate::aigis::avx2::matrix_jobs(k, transposed);
+            let (jobs, n) = $crate::aigis::x86::avx2::matrix_jobs(k, transposed);
             // SAFETY: the backend's methods are only called inside its entry points, after
             // the CPU check.
             unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
@@ -1009,14 +1009,14 @@ impl Arith for Avx2 {
 }
 
 fn runs() -> bool {
-    cpu::features().has("avx2")
+    kernels::AIGIS_AVX2.runs()
 }
 
 /// The safe entry points of a backend over `$scheme` (`kem` or `compact`): each checks the
 /// CPU with `runs()`, then runs the whole operation inside one function compiled for
 /// `$features`.
 macro_rules! kem_entry_points {
-    ($features:literal, $arith:ty, $scheme:ident, $on:literal,
+    ($kernel:ident, $arith:ty, $scheme:ident, $on:literal,
      $keypair:ident, $encapsulate:ident, $decapsulate:ident) => {
         #[doc = concat!("Key generation", $on, "; `false` if the CPU cannot run it.")]
         pub fn $keypair<P: Params>(
@@ -1025,7 +1025,7 @@ macro_rules! kem_entry_points {
             pk: &mut [u8],
             sk: &mut [u8],
         ) -> bool {
-            #[target_feature(enable = $features)]
+            #[kernel($kernel)]
             fn inner<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
                 $scheme::keypair::<P, $arith>(mode, coins, pk, sk)
             }
@@ -1044,7 +1044,7 @@ macro_rules! kem_entry_points {
             coins: &[u8; 32],
             ct: &mut [u8],
         ) -> Option<[u8; 32]> {
-            #[target_feature(enable = $features)]
+            #[kernel($kernel)]
             fn inner<P: Params>(
                 mode: HashMode,
                 pk: &[u8],
@@ -1059,7 +1059,7 @@ macro_rules! kem_entry_points {
 
         #[doc = concat!("Decapsulation", $on, "; `None` if the CPU cannot run it.")]
         pub fn $decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
-            #[target_feature(enable = $features)]
+            #[kernel($kernel)]
             fn inner<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
                 $scheme::decapsulate::<P, $arith>(mode, sk, ct)
             }
@@ -1071,7 +1071,7 @@ macro_rules! kem_entry_points {
 pub(crate) use kem_entry_points;
 
 kem_entry_points!(
-    "avx2,bmi1,bmi2,popcnt",
+    AIGIS_AVX2,
     Avx2,
     kem,
     " on AVX2",
@@ -1080,7 +1080,7 @@ kem_entry_points!(
     decapsulate
 );
 kem_entry_points!(
-    "avx2,bmi1,bmi2,popcnt",
+    AIGIS_AVX2,
     Avx2,
     compact,
     " (compact) on AVX2",

@@ -9,90 +9,91 @@ use core::arch::x86_64::*;
 
 use super::hash::{HashMode, KECCAK_RC, SHA3_256_RATE, SHAKE128_RATE, keccak_f1600_rounds};
 use super::params::MAX_K;
+use crate::cpu::kernel;
 
 #[cfg(test)]
 use super::hash::keccak_f1600;
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
 fn xor256(a: __m256i, b: __m256i) -> __m256i {
     _mm256_xor_si256(a, b)
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
 fn xor5_256(a: __m256i, b: __m256i, c: __m256i, d: __m256i, e: __m256i) -> __m256i {
     xor256(xor256(xor256(a, b), xor256(c, d)), e)
 }
 
 /// a ^ (!b & c), the chi step.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
 fn chi256(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
     xor256(a, _mm256_andnot_si256(b, c))
 }
 
 /// Rotation left by L (R = 64 - L).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
 fn rol256<const L: i32, const R: i32>(x: __m256i) -> __m256i {
     _mm256_or_si256(_mm256_slli_epi64::<L>(x), _mm256_srli_epi64::<R>(x))
 }
 
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
 fn splat256(v: u64) -> __m256i {
     _mm256_set1_epi64x(v as i64)
 }
 
 /// Five-way XOR in two three-input logic operations (AVX-512VL on 256 bits).
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn xor5_256vl(a: __m256i, b: __m256i, c: __m256i, d: __m256i, e: __m256i) -> __m256i {
     _mm256_ternarylogic_epi64::<0x96>(_mm256_ternarylogic_epi64::<0x96>(a, b, c), d, e)
 }
 
 /// a ^ (!b & c) in one three-input logic operation (AVX-512VL on 256 bits).
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn chi256vl(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
     _mm256_ternarylogic_epi64::<0xd2>(a, b, c)
 }
 
 /// Native rotation (AVX-512VL on 256 bits).
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn rol256vl<const L: i32, const R: i32>(x: __m256i) -> __m256i {
     _mm256_rol_epi64::<L>(x)
 }
 
-#[target_feature(enable = "avx512f")]
+#[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
 fn xor512(a: __m512i, b: __m512i) -> __m512i {
     _mm512_xor_si512(a, b)
 }
 
 /// Five-way XOR in two three-input logic operations.
-#[target_feature(enable = "avx512f")]
+#[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
 fn xor5_512(a: __m512i, b: __m512i, c: __m512i, d: __m512i, e: __m512i) -> __m512i {
     _mm512_ternarylogic_epi64::<0x96>(_mm512_ternarylogic_epi64::<0x96>(a, b, c), d, e)
 }
 
 /// a ^ (!b & c) in one three-input logic operation.
-#[target_feature(enable = "avx512f")]
+#[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
 fn chi512(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     _mm512_ternarylogic_epi64::<0xd2>(a, b, c)
 }
 
-#[target_feature(enable = "avx512f")]
+#[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
 fn rol512<const L: i32, const R: i32>(x: __m512i) -> __m512i {
     _mm512_rol_epi64::<L>(x)
 }
 
-#[target_feature(enable = "avx512f")]
+#[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
 fn splat512(v: u64) -> __m512i {
     _mm512_set1_epi64(v as i64)
@@ -102,7 +103,7 @@ fn splat512(v: u64) -> __m512i {
 // four-lane and eight-lane words.
 
 /// Keccak-f\[1600\] on four states (AVX2).
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 pub fn f1600_x4(s: &mut [__m256i; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor256, xor5_256, chi256, rol256, splat256);
 }
@@ -110,7 +111,7 @@ pub fn f1600_x4(s: &mut [__m256i; 25]) {
 /// Keccak-f\[1600\] on four states with the AVX-512VL logic and rotations on 256-bit
 /// registers: half the instructions of the AVX2 form, and 256-bit operations issue on three
 /// ports where 512-bit ones have two, so it costs about 0.7 of the eight-lane permutation.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512)]
 pub fn f1600_x4_vl(s: &mut [__m256i; 25]) {
     keccak_f1600_rounds!(
         s, KECCAK_RC, xor256, xor5_256vl, chi256vl, rol256vl, splat256
@@ -118,31 +119,31 @@ pub fn f1600_x4_vl(s: &mut [__m256i; 25]) {
 }
 
 /// A 128-bit register per state word, for the one-state permutation.
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn xor5_128vl(a: __m128i, b: __m128i, c: __m128i, d: __m128i, e: __m128i) -> __m128i {
     _mm_ternarylogic_epi64::<0x96>(_mm_ternarylogic_epi64::<0x96>(a, b, c), d, e)
 }
 
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn xor128(a: __m128i, b: __m128i) -> __m128i {
     _mm_xor_si128(a, b)
 }
 
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn chi128vl(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
     _mm_ternarylogic_epi64::<0xd2>(a, b, c)
 }
 
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn rol128vl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
     _mm_rol_epi64::<L>(x)
 }
 
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn splat128(v: u64) -> __m128i {
     _mm_set1_epi64x(v as i64)
@@ -151,7 +152,7 @@ fn splat128(v: u64) -> __m128i {
 /// Keccak-f\[1600\] on one state held in vector registers (AVX-512VL): three-input logic and
 /// native rotations, and 32 registers instead of 16, so no state word spills; about 10%
 /// faster than the general-purpose-register form here.
-#[target_feature(enable = "avx512f,avx512vl")]
+#[kernel(AIGIS_KECCAK_AVX512VL)]
 pub fn f1600_x1_vl(s: &mut [u64; 25]) {
     let mut v: [__m128i; 25] = [_mm_setzero_si128(); 25];
     for (r, w) in v.iter_mut().zip(s.iter()) {
@@ -166,7 +167,7 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
 }
 
 /// Keccak-f\[1600\] on eight states (AVX-512).
-#[target_feature(enable = "avx512f")]
+#[kernel(AIGIS_KECCAK_AVX512F)]
 pub fn f1600_x8(s: &mut [__m512i; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor512, xor5_512, chi512, rol512, splat512);
 }
@@ -309,7 +310,7 @@ impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
             le.copy_from_slice(c);
             w[j] ^= u64::from_le_bytes(le);
         }
-        super::wipe::bytes(&mut blk);
+        crate::wipe::bytes(&mut blk);
     }
 
     /// Instance j back to the zero state, for its next input.
@@ -340,30 +341,30 @@ impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
 
 impl<const RATE: usize> ShakeLanes<4, RATE> {
     /// One permutation of all four states.
-    #[target_feature(enable = "avx2")]
+    #[kernel(AIGIS_KECCAK_AVX2)]
     pub fn permute(&mut self) {
         self.permute_x4(|v| f1600_x4(v));
     }
 
     /// [`Self::permute`] with the AVX-512VL instructions.
-    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    #[kernel(AIGIS_KECCAK_AVX512)]
     pub fn permute_vl(&mut self) {
         self.permute_x4(|v| f1600_x4_vl(v));
     }
 
     /// [`Self::permute`]; `busy` is ignored (every state is permuted).
-    #[target_feature(enable = "avx2")]
+    #[kernel(AIGIS_KECCAK_AVX2)]
     pub fn permute_busy(&mut self, _busy: usize) {
         self.permute();
     }
 
     /// [`Self::permute_vl`]; `busy` is ignored.
-    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    #[kernel(AIGIS_KECCAK_AVX512)]
     pub fn permute_busy_vl(&mut self, _busy: usize) {
         self.permute_vl();
     }
 
-    #[target_feature(enable = "avx2")]
+    #[kernel(AIGIS_KECCAK_AVX2)]
     #[inline]
     fn permute_x4(&mut self, f: impl FnOnce(&mut [__m256i; 25])) {
         permute_first_four(&mut self.words, f);
@@ -372,7 +373,7 @@ impl<const RATE: usize> ShakeLanes<4, RATE> {
 
 /// Runs `f` on the first four states of word-major `words` (W >= 4), one 256-bit register
 /// per word.
-#[target_feature(enable = "avx2")]
+#[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
 fn permute_first_four<const W: usize>(
     words: &mut [[u64; W]; 25],
@@ -394,7 +395,7 @@ fn permute_first_four<const W: usize>(
 impl<const RATE: usize> ShakeLanes<8, RATE> {
     /// Permutes the states of the lanes set in `busy` (a bit mask), and possibly others:
     /// when all of them are among the first four, only those four, on 256-bit registers.
-    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    #[kernel(AIGIS_KECCAK_AVX512)]
     pub fn permute_busy(&mut self, busy: usize) {
         if busy < 1 << 4 {
             permute_first_four(&mut self.words, |v| f1600_x4_vl(v));
@@ -404,7 +405,7 @@ impl<const RATE: usize> ShakeLanes<8, RATE> {
     }
 
     /// One permutation of all eight states.
-    #[target_feature(enable = "avx512f")]
+    #[kernel(AIGIS_KECCAK_AVX512F)]
     pub fn permute(&mut self) {
         let mut v: [__m512i; 25] = [_mm512_setzero_si512(); 25];
         for (r, w) in v.iter_mut().zip(self.words.iter()) {
@@ -422,7 +423,7 @@ impl<const RATE: usize> ShakeLanes<8, RATE> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu;
+    use crate::cpu::kernels;
 
     fn inputs() -> Vec<[u8; 34]> {
         (0..8u8)
@@ -432,7 +433,7 @@ mod tests {
 
     #[test]
     fn four_lanes_equal_scalar() {
-        if !cpu::features().has("avx2") {
+        if !kernels::AIGIS_KECCAK_AVX2.runs() {
             return;
         }
         let ins = inputs();
@@ -449,8 +450,7 @@ mod tests {
 
     #[test]
     fn four_lanes_with_avx512vl_equal_scalar() {
-        let f = cpu::features();
-        if !(f.has("avx2") && f.has("avx512f") && f.has("avx512vl")) {
+        if !kernels::AIGIS_KECCAK_AVX512.runs() {
             return;
         }
         let ins = inputs();
@@ -476,8 +476,7 @@ mod tests {
 
     #[test]
     fn one_state_with_avx512vl_equals_scalar() {
-        let f = cpu::features();
-        if !(f.has("avx512f") && f.has("avx512vl")) {
+        if !kernels::AIGIS_KECCAK_AVX512VL.runs() {
             return;
         }
         let mut s: [u64; 25] =
@@ -493,7 +492,7 @@ mod tests {
 
     #[test]
     fn eight_lanes_equal_scalar() {
-        if !cpu::features().has("avx512f") {
+        if !kernels::AIGIS_KECCAK_AVX512F.runs() {
             return;
         }
         let ins = inputs();

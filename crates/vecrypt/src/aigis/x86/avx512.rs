@@ -14,14 +14,14 @@ use super::hash::{HashMode, KeccakF, SHAKE128_RATE, SHAKE256_RATE};
 use super::kem;
 use super::params::{MAX_K, Params, SEED_BYTES};
 
+use super::keccak::{ShakeLanes, f1600_x1_vl};
 use super::params::{N, Q};
 use super::poly::Poly;
 use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact};
 use super::soft::Soft;
-use super::x86_keccak::{ShakeLanes, f1600_x1_vl};
-use crate::cpu;
+use crate::cpu::{kernel, kernels};
 
-lane_sampling!(8, "avx2,avx512f,avx512bw,avx512vl,avx512vbmi", parse_vbmi);
+lane_sampling!(8, AIGIS_LANES_AVX512, parse_vbmi);
 
 /// The four-lane Keccak (AVX-512VL form) for matrix remainders and rows, with the AVX-512
 /// rejection sampling (its noise half is not used: the noise always fills eight lanes well
@@ -31,7 +31,7 @@ mod four_lanes {
     use super::*;
     lane_sampling!(
         4,
-        "avx2,avx512f,avx512bw,avx512vl,avx512vbmi",
+        AIGIS_LANES_AVX512,
         parse_vbmi,
         permute_vl,
         permute_busy_vl
@@ -68,7 +68,7 @@ impl<const D: usize> Gather<D> {
 
     /// The sixteen values of `src` (2D bytes, in the low bytes of the register) in 32-bit
     /// lanes.
-    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+    #[kernel(AIGIS_LANES_AVX512)]
     #[inline]
     fn values(src: __m512i) -> __m512i {
         // SAFETY: 64 readable bytes each.
@@ -87,7 +87,7 @@ impl<const D: usize> Gather<D> {
 }
 
 /// Unpacks 256 13-bit values of a secret key and reduces them to [0, q).
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[kernel(AIGIS_LANES_AVX512)]
 #[inline]
 fn unpack_sk_vbmi(p: &mut Poly, bytes: &[u8]) {
     assert!(bytes.len() >= N * 13 / 8);
@@ -105,7 +105,7 @@ fn unpack_sk_vbmi(p: &mut Poly, bytes: &[u8]) {
 }
 
 /// Unpacks 256 D-bit values and decompresses them: (y q + 2^(D-1)) >> D.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[kernel(AIGIS_LANES_AVX512)]
 #[inline]
 fn decompress_vbmi<const D: usize>(p: &mut Poly, bytes: &[u8]) {
     assert!(bytes.len() >= N * D / 8);
@@ -133,7 +133,7 @@ fn decompress_vbmi<const D: usize>(p: &mut Poly, bytes: &[u8]) {
 /// groups) per step, gathered with a byte permutation, shifted into place, and the accepted
 /// ones compressed to the front.
 /// The only branches depend on the public matrix seed.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[kernel(AIGIS_LANES_AVX512)]
 #[inline]
 pub(super) fn parse_vbmi(buf: &[u8], r: &mut Poly) -> bool {
     let mut kept = [0i16; N + 16];
@@ -296,14 +296,11 @@ impl Arith for Avx512 {
 }
 
 fn runs() -> bool {
-    let f = cpu::features();
-    f.has("avx2")
-        && (f.has("avx512f") && f.has("avx512bw") && f.has("avx512vl"))
-        && f.has("avx512vbmi")
+    kernels::AIGIS_AVX512.runs()
 }
 
 avx2::kem_entry_points!(
-    "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi",
+    AIGIS_AVX512,
     Avx512,
     kem,
     " on AVX-512",

@@ -1,0 +1,117 @@
+//! The x86-64 kernels of Aigis-enc and the choice among them.
+//!
+//! - `avx2.rs`: the NTT, products, noise, compression and lane sampling on 256-bit
+//!   registers, and the entry points of the AVX2 backend (the whole KEM and the compact one);
+//! - `avx512.rs`, `avx512_ntt.rs`: the AVX-512 backend's NTT and products on 512-bit
+//!   registers, VBMI parsing and unpacking, over the AVX2 code for the rest;
+//! - `keccak.rs`: Keccak-f\[1600\] on four and eight lanes; `sm3.rs`: SM3 on eight lanes;
+//! - `stack.rs`: the compact mode's stack measurement, for its tests.
+//!
+//! Every function here returns `false` (or `None`) when it did nothing, and the front then
+//! runs the portable code.
+
+mod avx2;
+mod avx512;
+mod avx512_ntt;
+mod keccak;
+mod sm3;
+#[cfg(test)]
+pub(super) mod stack;
+
+// The portable code the kernels build on, under the names they use.
+use super::{
+    arith, cbd, compact, compress, hash, indcpa, kem, ntt, params, poly, reduce, sampling, soft,
+};
+
+use super::hash::HashMode;
+use super::params::Params;
+use crate::cpu::Backend;
+
+/// Key generation on the backend's kernels.
+pub(super) fn keypair<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    coins: &[u8; 64],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> bool {
+    match b {
+        Backend::Avx512 => avx512::keypair::<P>(mode, coins, pk, sk),
+        Backend::Avx2 => avx2::keypair::<P>(mode, coins, pk, sk),
+        _ => false,
+    }
+}
+
+/// Encapsulation on the backend's kernels.
+pub(super) fn encapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> Option<[u8; 32]> {
+    match b {
+        Backend::Avx512 => avx512::encapsulate::<P>(mode, pk, coins, ct),
+        Backend::Avx2 => avx2::encapsulate::<P>(mode, pk, coins, ct),
+        _ => None,
+    }
+}
+
+/// Decapsulation on the backend's kernels.
+pub(super) fn decapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    sk: &[u8],
+    ct: &[u8],
+) -> Option<[u8; 32]> {
+    match b {
+        Backend::Avx512 => avx512::decapsulate::<P>(mode, sk, ct),
+        Backend::Avx2 => avx2::decapsulate::<P>(mode, sk, ct),
+        _ => None,
+    }
+}
+
+/// Whether the compact mode runs on vector kernels for this backend: the vector NTT and
+/// products of AVX2 on both vector backends (it generates one matrix entry at a time, so
+/// wide Keccak has nothing to batch).
+fn compact_vector(b: Backend) -> bool {
+    matches!(b, Backend::Avx2 | Backend::Avx512)
+}
+
+/// Compact key generation on the AVX2 kernels.
+pub(super) fn compact_keypair<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    coins: &[u8; 64],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> bool {
+    compact_vector(b) && avx2::compact_keypair::<P>(mode, coins, pk, sk)
+}
+
+/// Compact encapsulation on the AVX2 kernels.
+pub(super) fn compact_encapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> Option<[u8; 32]> {
+    if !compact_vector(b) {
+        return None;
+    }
+    avx2::compact_encapsulate::<P>(mode, pk, coins, ct)
+}
+
+/// Compact decapsulation on the AVX2 kernels.
+pub(super) fn compact_decapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    sk: &[u8],
+    ct: &[u8],
+) -> Option<[u8; 32]> {
+    if !compact_vector(b) {
+        return None;
+    }
+    avx2::compact_decapsulate::<P>(mode, sk, ct)
+}
