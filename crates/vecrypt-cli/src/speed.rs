@@ -2,8 +2,8 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use vecrypt::registry;
-use vecrypt_bench::Budget;
-use vecrypt_bench::speed::{Plan, SpeedRow, cipher_rows, print_speed_table, rows_per_backend};
+use vecrypt_speed::Budget;
+use vecrypt_speed::{Plan, SpeedRow, cipher_rows, print_speed_table, rows_per_backend};
 
 use crate::Failure;
 

@@ -4,8 +4,8 @@
 
 use vecrypt::Backend;
 use vecrypt::registry;
-use vecrypt_bench::Budget;
-use vecrypt_bench::speed::{Plan, SpeedRow, cipher_rows};
+use vecrypt_speed::Budget;
+use vecrypt_speed::{Plan, SpeedRow, cipher_rows};
 
 use crate::Failure;
 
