@@ -78,10 +78,8 @@ pub fn parse_set(name: &str) -> Result<ParamSet, Failure> {
 
 /// `n` bytes from the operating system's generator.
 fn system_coins(n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
-    use std::io::Read;
     let mut out = Zeroizing::new(vec![0u8; n]);
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut out))
+    getrandom::fill(&mut out)
         .map_err(|e| Failure(format!("cannot read system randomness: {e}")))?;
     Ok(out)
 }

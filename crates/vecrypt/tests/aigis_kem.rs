@@ -194,3 +194,26 @@ fn typed_keys_match_the_runtime_interface() {
     let sm3 = Aigis::new(ParamSet::Aigis2, HashMode::Sm3);
     assert_ne!(sm3.keypair_from_coins(&coins).unwrap().0, pk);
 }
+
+/// With the `getrandom` feature (on by default) the KEM traits draw their coins from the
+/// operating system: two key pairs differ, and each round trip agrees.
+#[cfg(feature = "getrandom")]
+#[test]
+fn system_randomness_keys_and_encapsulates() {
+    type K = AigisEnc<Set2, Shake>;
+    let (dk1, ek1) = K::generate_keypair();
+    let (_, ek2) = K::generate_keypair();
+    assert_ne!(ek1.to_bytes(), ek2.to_bytes());
+    let (ct1, ss1) = ek1.encapsulate();
+    let (ct2, ss2) = ek1.encapsulate();
+    assert_ne!(ct1, ct2);
+    assert_ne!(ss1, ss2);
+    assert_eq!(
+        kem::TryDecapsulate::try_decapsulate(&dk1, &ct1).unwrap(),
+        ss1
+    );
+    assert_eq!(
+        kem::TryDecapsulate::try_decapsulate(&dk1, &ct2).unwrap(),
+        ss2
+    );
+}

@@ -12,10 +12,11 @@ use zeroize::Zeroize;
 
 use super::arith::Arith;
 use super::cbd::cbd_into;
+use super::compress::to_msg;
 use super::hash::{HashMode, NoiseStream, ScalarKeccak, hash_h};
 use super::indcpa::{Secret32, expand_seed};
 use super::params::{N, POLY_BYTES, Params, SEED_BYTES};
-use super::poly::{Poly, from_msg, pack13, to_msg, unpack13};
+use super::poly::{Poly, from_msg, pack13, unpack13};
 use super::reduce::{R2_MOD_Q, barrett_reduce, fqmul};
 use super::sampling::parse_exact;
 use super::{ParamSet, check_len, check_other_len};

@@ -4,7 +4,7 @@
 //! `(x * M + A) >> S`. The constants were chosen so that the result equals the division for
 //! every one of the q possible inputs; the tests check all of them.
 
-use super::params::Q;
+use super::params::{Q, SEED_BYTES};
 use super::poly::{Poly, pack_bits, unpack_bits};
 
 /// (M, A, S) for each width d in 1..=13 that the scheme uses; `None` for the others.
@@ -29,6 +29,17 @@ pub fn compress(x: i16, d: usize) -> u16 {
 }
 
 /// The reference definition with a division, for tests.
+/// Decode: the bit nearest to 2x/q for canonical coefficients x.
+pub fn to_msg(msg: &mut [u8; SEED_BYTES], p: &Poly) {
+    for (i, byte) in msg.iter_mut().enumerate() {
+        let mut b = 0u8;
+        for j in 0..8 {
+            b |= (compress(p.0[8 * i + j], 1) as u8) << j;
+        }
+        *byte = b;
+    }
+}
+
 #[cfg(test)]
 pub fn compress_by_division(x: i16, d: usize) -> u16 {
     ((((x as u32) << d) + (Q as u32) / 2) / (Q as u32)) as u16 & ((1u16 << d) - 1)
@@ -78,6 +89,17 @@ pub fn decompress_poly(p: &mut Poly, bytes: &[u8], d: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aigis::poly::from_msg;
+
+    #[test]
+    fn message_round_trips() {
+        let msg: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a);
+        let mut p = Poly::default();
+        from_msg(&mut p, &msg);
+        let mut back = [0u8; 32];
+        to_msg(&mut back, &p);
+        assert_eq!(msg, back);
+    }
 
     #[test]
     fn multiply_shift_equals_division_for_all_inputs() {

@@ -8,9 +8,10 @@
 use zeroize::Zeroize;
 
 use super::arith::{Arith, Matrix};
+use super::compress::to_msg;
 use super::hash::{HashMode, KeccakF, hash_g_by};
 use super::params::{MAX_K, N, POLY_BYTES, Params, SEED_BYTES};
-use super::poly::{Poly, from_msg, pack13, to_msg, wipe_polys};
+use super::poly::{Poly, from_msg, pack13, wipe_polys};
 
 /// The most noise polynomials one operation samples (2k + 1).
 pub const MAX_NOISE: usize = 2 * MAX_K + 1;

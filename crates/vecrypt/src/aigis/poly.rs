@@ -123,17 +123,6 @@ pub fn from_msg(p: &mut Poly, msg: &[u8; SEED_BYTES]) {
     }
 }
 
-/// Decode: the bit nearest to 2x/q for canonical coefficients x.
-pub fn to_msg(msg: &mut [u8; SEED_BYTES], p: &Poly) {
-    for (i, byte) in msg.iter_mut().enumerate() {
-        let mut b = 0u8;
-        for j in 0..8 {
-            b |= (super::compress::compress(p.0[8 * i + j], 1) as u8) << j;
-        }
-        *byte = b;
-    }
-}
-
 /// Zeroes every coefficient of `ps` (secret polynomials), through [`crate::wipe`].
 #[inline(always)]
 pub(crate) fn wipe_polys(ps: &mut [Poly]) {
@@ -159,15 +148,5 @@ mod tests {
             unpack_bits(&mut back, &bytes, bits);
             assert_eq!(vals, back, "width {bits}");
         }
-    }
-
-    #[test]
-    fn message_round_trips() {
-        let msg: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a);
-        let mut p = Poly::default();
-        from_msg(&mut p, &msg);
-        let mut back = [0u8; 32];
-        to_msg(&mut back, &p);
-        assert_eq!(msg, back);
     }
 }

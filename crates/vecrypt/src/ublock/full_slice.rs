@@ -59,11 +59,7 @@ use super::bitslice::{Lanes, folded};
 use super::transpose::{self, Exchanges, XorWith};
 use super::{RoundKeys, Variant};
 
-/// State bits of the widest variant (uBlock-256/256), hence the registers of a state.
-pub(super) const BITS: usize = 256;
-
-/// One state: register `8k + t` is bit `t` (0 the least significant) of byte `k`.
-pub(super) type Sliced<L> = [L; BITS];
+pub(super) use super::transpose::{BITS, Sliced};
 
 /// Bytes of one batch of variant `V` on registers `L`.
 pub(super) const fn batch_bytes<L: Lanes, V: Variant>() -> usize {

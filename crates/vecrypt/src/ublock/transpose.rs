@@ -17,7 +17,12 @@
 
 use super::Variant;
 use super::bitslice::Lanes;
-use super::full_slice::Sliced;
+
+/// State bits of the widest variant (uBlock-256/256), hence the registers of a state.
+pub(super) const BITS: usize = 256;
+
+/// One state: register `8k + t` is bit `t` (0 the least significant) of byte `k`.
+pub(super) type Sliced<L> = [L; BITS];
 
 /// The register operations a transposition is made of.
 pub(super) trait Exchanges: Lanes {
