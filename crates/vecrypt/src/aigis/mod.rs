@@ -50,7 +50,9 @@ mod params;
 mod poly;
 mod reduce;
 mod sampling;
+mod sm3_counter;
 mod soft;
+mod sponge;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86;

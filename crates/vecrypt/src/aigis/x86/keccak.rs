@@ -7,12 +7,13 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::hash::{HashMode, KECCAK_RC, SHA3_256_RATE, SHAKE128_RATE, keccak_f1600_rounds};
+use super::hash::{HashMode, SHA3_256_RATE, SHAKE128_RATE};
 use super::params::MAX_K;
+use crate::aigis::sponge::{KECCAK_RC, keccak_f1600_rounds};
 use crate::cpu::kernel;
 
 #[cfg(test)]
-use super::hash::keccak_f1600;
+use crate::aigis::sponge::keccak_f1600;
 
 #[kernel(AIGIS_KECCAK_AVX2)]
 #[inline]
