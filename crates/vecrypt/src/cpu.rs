@@ -179,6 +179,19 @@ const fn names_of(arch: &str) -> &'static [&'static str] {
     }
 }
 
+/// A small number per architecture, so that the run-time check compares integers.
+const fn arch_id(arch: &str) -> u8 {
+    if str_eq(arch, "x86_64") {
+        1
+    } else if str_eq(arch, "aarch64") {
+        2
+    } else if str_eq(arch, "arm") {
+        3
+    } else {
+        0
+    }
+}
+
 const fn str_eq(a: &str, b: &str) -> bool {
     bytes_eq(a.as_bytes(), 0, a.len(), b.as_bytes())
 }
@@ -235,6 +248,7 @@ const fn mask_of(arch: &str, features: &str) -> u64 {
 pub struct Kernel {
     name: &'static str,
     arch: &'static str,
+    arch_id: u8,
     features: &'static str,
     mask: u64,
 }
@@ -246,6 +260,7 @@ impl Kernel {
         Kernel {
             name,
             arch,
+            arch_id: arch_id(arch),
             features,
             mask: mask_of(arch, features),
         }
@@ -267,11 +282,13 @@ impl Kernel {
     }
 
     /// Whether a CPU with `f` runs this kernel: same architecture, every feature present.
+    #[inline]
     pub fn runs_on(&self, f: &Features) -> bool {
-        str_eq(self.arch, f.arch) && self.mask & f.mask == self.mask
+        self.arch_id == f.arch_id && self.mask & f.mask == self.mask
     }
 
     /// Whether this CPU runs this kernel.
+    #[inline]
     pub fn runs(&self) -> bool {
         self.runs_on(features())
     }
@@ -287,6 +304,7 @@ pub mod kernels {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Features {
     arch: &'static str,
+    arch_id: u8,
     mask: u64,
 }
 
@@ -301,7 +319,11 @@ impl Features {
                 mask |= 1 << i;
             }
         }
-        Features { arch: ARCH, mask }
+        Features {
+            arch: ARCH,
+            arch_id: arch_id(ARCH),
+            mask,
+        }
     }
 
     /// Features on `arch` with exactly the named ones present (for tests and reports).
@@ -313,7 +335,11 @@ impl Features {
             .enumerate()
             .filter(|(_, n)| present.contains(n))
             .fold(0u64, |m, (i, _)| m | 1 << i);
-        Features { arch, mask }
+        Features {
+            arch,
+            arch_id: arch_id(arch),
+            mask,
+        }
     }
 
     /// Whether the feature `name` is present.
@@ -353,6 +379,7 @@ fn detect_one(name: &str) -> Option<bool> {
 
 /// The features of this CPU, detected on first use.
 #[cfg(feature = "std")]
+#[inline]
 pub fn features() -> &'static Features {
     static FEATURES: std::sync::OnceLock<Features> = std::sync::OnceLock::new();
     FEATURES.get_or_init(Features::detect)
@@ -365,6 +392,7 @@ pub fn features() -> &'static Features {
     impl Built {
         const FEATURES: Features = Features {
             arch: ARCH,
+            arch_id: arch_id(ARCH),
             mask: built_mask(),
         };
     }
