@@ -37,8 +37,8 @@ impl<K: KeySize> AesCmac<K> {
         let mut k2 = [0u8; 16];
         k1.copy_from_slice(&a[..16]);
         k2.copy_from_slice(&b[..16]);
-        crate::wipe::bytes(&mut a);
-        crate::wipe::bytes(&mut b);
+        crate::wipe::array(&mut a);
+        crate::wipe::array(&mut b);
         Self { cipher, k1, k2 }
     }
 
@@ -68,8 +68,8 @@ impl<K: KeySize> AesCmac<K> {
 
 impl<K: KeySize> Drop for AesCmac<K> {
     fn drop(&mut self) {
-        crate::wipe::bytes(&mut self.k1);
-        crate::wipe::bytes(&mut self.k2);
+        crate::wipe::array(&mut self.k1);
+        crate::wipe::array(&mut self.k2);
     }
 }
 

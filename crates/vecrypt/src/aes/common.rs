@@ -56,17 +56,8 @@ pub(crate) type StreamsFn = fn(&[&RoundKeys], &mut [[u8; 16]], &mut [&mut [u8]])
 /// the backend has no fused kernel for the job; the front then takes the portable path,
 /// built on the ECB entries. Buffers are whole blocks.
 pub(crate) struct Kernels {
-    /// ECB encryption.
-    pub(crate) encrypt: fn(&RoundKeys, &mut [u8]) -> bool,
-    /// ECB decryption.
-    pub(crate) decrypt: fn(&RoundKeys, &mut [u8]) -> bool,
-    /// The keystream of `counter`, `counter + 1`, ... XORed in; the counter adds in the part
-    /// the width names and the caller guarantees that part does not carry further.
-    pub(crate) ctr: fn(&RoundKeys, CounterWidth, &[u8; 16], &mut [u8]) -> bool,
     /// A chained mode with one chain, carried in and out by the block.
     pub(crate) chain: fn(&RoundKeys, Chain, &mut [u8; 16], &mut [u8]) -> bool,
-    /// CBC decryption; the block ends as the last ciphertext block.
-    pub(crate) cbc_decrypt: fn(&RoundKeys, &mut [u8; 16], &mut [u8]) -> bool,
     /// CFB decryption (whole-block feedback); the block ends as the last ciphertext block.
     pub(crate) cfb_decrypt: fn(&RoundKeys, &mut [u8; 16], &mut [u8]) -> bool,
     /// XTS under consecutive tweaks from the given one (decrypting if asked); the next

@@ -131,7 +131,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
             let mut last = [0u8; 16];
             last[..data.len() - whole].copy_from_slice(&data[whole..]);
             self.ghash(acc, &last);
-            crate::wipe::bytes(&mut last);
+            crate::wipe::array(&mut last);
         }
     }
 
@@ -205,8 +205,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
                 last[..tail.len()].copy_from_slice(tail);
                 self.ghash(&mut acc, &last);
             }
-            crate::wipe::bytes(&mut ks);
-            crate::wipe::bytes(&mut last);
+            crate::wipe::array(&mut ks);
+            crate::wipe::array(&mut last);
         }
         let mut lengths = [0u8; 16];
         lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());

@@ -45,14 +45,49 @@ mod aarch64;
 /// front names an architecture.
 mod native {
     #[cfg(target_arch = "aarch64")]
-    pub(super) use super::aarch64::kernels;
+    pub(super) use super::aarch64::{cbc_decrypt, ctr, decrypt, encrypt, kernels};
     #[cfg(target_arch = "x86_64")]
-    pub(super) use super::x86::kernels;
+    pub(super) use super::x86::{cbc_decrypt, ctr, decrypt, encrypt, kernels};
 
     /// No SIMD kernels for this architecture: every key runs the portable code.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub(super) fn kernels(_backend: crate::Backend) -> Option<&'static super::Kernels> {
+    pub(super) use super::no_kernels::*;
+}
+
+/// The dispatch of an architecture without AES kernels.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod no_kernels {
+    use super::common::{CounterWidth, Kernels, RoundKeys};
+    use crate::cpu::Backend;
+
+    pub(super) fn kernels(_: Backend) -> Option<&'static Kernels> {
         None
+    }
+
+    /// ECB encryption on `backend`'s kernel: none here.
+    pub(super) fn encrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
+        false
+    }
+
+    /// ECB decryption on `backend`'s kernel: none here.
+    pub(super) fn decrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
+        false
+    }
+
+    /// CTR on `backend`'s kernel: none here.
+    pub(super) fn ctr(
+        _: Backend,
+        _: &RoundKeys,
+        _: CounterWidth,
+        _: &[u8; 16],
+        _: &mut [u8],
+    ) -> bool {
+        false
+    }
+
+    /// CBC decryption on `backend`'s kernel: none here.
+    pub(super) fn cbc_decrypt(_: Backend, _: &RoundKeys, _: &mut [u8; 16], _: &mut [u8]) -> bool {
+        false
     }
 }
 
@@ -192,7 +227,7 @@ impl<K: KeySize> Aes<K> {
     /// Encrypts whole blocks in place on this key's backend.
     #[inline]
     pub(crate) fn ecb_encrypt(&self, buf: &mut [u8]) {
-        if !self.kernels.is_some_and(|k| (k.encrypt)(&self.rk, buf)) {
+        if !native::encrypt(self.backend, &self.rk, buf) {
             soft::encrypt_blocks(&self.rk, buf);
         }
     }
@@ -200,17 +235,14 @@ impl<K: KeySize> Aes<K> {
     /// Decrypts whole blocks in place on this key's backend.
     #[inline]
     pub(crate) fn ecb_decrypt(&self, buf: &mut [u8]) {
-        if !self.kernels.is_some_and(|k| (k.decrypt)(&self.rk, buf)) {
+        if !native::decrypt(self.backend, &self.rk, buf) {
             soft::decrypt_blocks(&self.rk, buf);
         }
     }
 
     /// CTR over whole blocks whose counter part `width` does not carry further.
     fn ctr_whole(&self, width: CounterWidth, counter: &[u8; 16], buf: &mut [u8]) {
-        if !self
-            .kernels
-            .is_some_and(|k| (k.ctr)(&self.rk, width, counter, buf))
-        {
+        if !native::ctr(self.backend, &self.rk, width, counter, buf) {
             let mut c = *counter;
             modes::ctr_apply_counting(self, &mut c, width.bytes(), buf);
         }
@@ -239,7 +271,7 @@ impl<K: KeySize> Aes<K> {
             let mut ks = *counter;
             self.ecb_encrypt(&mut ks);
             modes::xor_in_place(tail, &ks);
-            crate::wipe::bytes(&mut ks);
+            crate::wipe::array(&mut ks);
             advance(width, counter, 1);
         }
     }
@@ -309,7 +341,7 @@ impl<K: KeySize> BlockKernel for Aes<K> {
 
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         let fused = match (self.kernels, register16(iv)) {
-            (Some(k), Some(c)) => (k.cbc_decrypt)(&self.rk, c, buf),
+            (Some(_), Some(c)) => native::cbc_decrypt(self.backend, &self.rk, c, buf),
             _ => false,
         };
         if !fused {

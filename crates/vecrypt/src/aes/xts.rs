@@ -95,7 +95,7 @@ impl<K: KeySize> AesXts<K> {
         }
         self.tweak.ecb_encrypt(&mut t0);
         let t = u128::from_le_bytes(t0);
-        crate::wipe::bytes(&mut t0);
+        crate::wipe::array(&mut t0);
         let partial = buf.len() % 16;
         if partial == 0 {
             self.blocks(t, buf, decrypt);
@@ -119,8 +119,8 @@ impl<K: KeySize> AesXts<K> {
         tail[16..].copy_from_slice(&last[..partial]);
         self.blocks(t_second, &mut stolen, decrypt);
         tail[..16].copy_from_slice(&stolen);
-        crate::wipe::bytes(&mut last);
-        crate::wipe::bytes(&mut stolen);
+        crate::wipe::array(&mut last);
+        crate::wipe::array(&mut stolen);
         Ok(())
     }
 }
@@ -143,7 +143,7 @@ fn batched<K: KeySize>(cipher: &Aes<K>, decrypt: bool, mut t: u128, buf: &mut [u
         }
         xor_in_place(chunk, tw);
     }
-    crate::wipe::bytes(&mut tweaks);
+    crate::wipe::array(&mut tweaks);
     t
 }
 

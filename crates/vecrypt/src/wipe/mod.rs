@@ -26,6 +26,17 @@ pub fn value<T: Copy + Default>(x: &mut T) {
     compiler_fence(Ordering::SeqCst);
 }
 
+/// Zeroes a fixed-size array of integers with one volatile store of the whole array, which
+/// the compiler writes as a few register-wide stores: the cheap wipe for the blocks, pads
+/// and keystream of one call.
+#[inline(always)]
+pub fn array<T: DefaultIsZeroes, const N: usize>(x: &mut [T; N]) {
+    // SAFETY: `x` is a valid, aligned, exclusive reference; integers have no drop glue and
+    // every bit pattern, zeros included, is a valid value.
+    unsafe { core::ptr::write_volatile(x, [T::default(); N]) };
+    compiler_fence(Ordering::SeqCst);
+}
+
 /// Zeroes `bytes`.
 #[inline(always)]
 pub fn bytes(bytes: &mut [u8]) {
@@ -62,6 +73,16 @@ where
 mod tests {
     use super::*;
     use alloc::vec;
+
+    #[test]
+    fn an_array_becomes_zero() {
+        let mut pad = [0xa5u8; 64];
+        array(&mut pad);
+        assert_eq!(pad, [0u8; 64]);
+        let mut words = [u32::MAX; 7];
+        array(&mut words);
+        assert_eq!(words, [0u32; 7]);
+    }
 
     #[test]
     fn a_value_becomes_its_default() {

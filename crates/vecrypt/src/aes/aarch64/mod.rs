@@ -3,10 +3,30 @@
 //! one file per stage, a table of entries per backend that each check the CPU first. Until
 //! then every key runs the portable code.
 
-use super::common::Kernels;
+use super::common::{CounterWidth, Kernels, RoundKeys};
 use crate::cpu::Backend;
 
 /// The kernels of `backend`: none yet on this architecture.
 pub(super) fn kernels(_backend: Backend) -> Option<&'static Kernels> {
     None
+}
+
+/// ECB encryption on `backend`'s kernel: none on this architecture.
+pub(super) fn encrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
+    false
+}
+
+/// ECB decryption on `backend`'s kernel: none on this architecture.
+pub(super) fn decrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
+    false
+}
+
+/// CTR on `backend`'s kernel: none on this architecture.
+pub(super) fn ctr(_: Backend, _: &RoundKeys, _: CounterWidth, _: &[u8; 16], _: &mut [u8]) -> bool {
+    false
+}
+
+/// CBC decryption on `backend`'s kernel: none on this architecture.
+pub(super) fn cbc_decrypt(_: Backend, _: &RoundKeys, _: &mut [u8; 16], _: &mut [u8]) -> bool {
+    false
 }

@@ -17,17 +17,13 @@ mod vaes_xts;
 mod vaes_ymm;
 mod vaes_zmm;
 
-use super::common::Kernels;
+use super::common::{CounterWidth, Kernels, RoundKeys};
 use crate::cpu::Backend;
 
 /// AES-NI: eight blocks interleaved on xmm registers; CFB decryption, XTS and GCM are built
 /// by the front on these ECB, CTR and GHASH kernels.
 static AESNI: Kernels = Kernels {
-    encrypt: aesni::encrypt,
-    decrypt: aesni::decrypt,
-    ctr: aesni::ctr_blocks,
     chain: aesni::chain,
-    cbc_decrypt: aesni::decrypt_cbc,
     cfb_decrypt: |_, _, _| false,
     xts: |_, _, _, _| None,
     gcm: |_, _, _, _, _, _| false,
@@ -40,11 +36,7 @@ static AESNI: Kernels = Kernels {
 /// VAES on ymm registers; the one-chain modes stay on AES-NI, which runs them at the
 /// latency bound already.
 static VAES256: Kernels = Kernels {
-    encrypt: vaes_ymm::encrypt,
-    decrypt: vaes_ymm::decrypt,
-    ctr: vaes_ymm::ctr_blocks,
     chain: aesni::chain,
-    cbc_decrypt: vaes_ymm::decrypt_cbc,
     cfb_decrypt: vaes_ymm::decrypt_cfb,
     xts: vaes_ymm::xts_blocks,
     gcm: vaes_ymm::gcm_blocks,
@@ -56,11 +48,7 @@ static VAES256: Kernels = Kernels {
 
 /// VAES on zmm registers; the one-chain modes stay on AES-NI.
 static VAES512: Kernels = Kernels {
-    encrypt: vaes_zmm::encrypt,
-    decrypt: vaes_zmm::decrypt,
-    ctr: vaes_zmm::ctr_blocks,
     chain: aesni::chain,
-    cbc_decrypt: vaes_zmm::decrypt_cbc,
     cfb_decrypt: vaes_zmm::decrypt_cfb,
     xts: vaes_zmm::xts_blocks,
     gcm: vaes_zmm::gcm_blocks,
@@ -69,6 +57,62 @@ static VAES512: Kernels = Kernels {
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes512,
 };
+
+/// ECB encryption on `backend`'s kernel, called directly: one-block calls are short enough
+/// that an indirect call through the table shows in their speed.
+#[inline]
+pub(super) fn encrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+    match backend {
+        Backend::Vaes512 => vaes_zmm::encrypt(rk, buf),
+        Backend::Vaes256 => vaes_ymm::encrypt(rk, buf),
+        Backend::AesNi => aesni::encrypt(rk, buf),
+        _ => false,
+    }
+}
+
+/// ECB decryption on `backend`'s kernel, called directly.
+#[inline]
+pub(super) fn decrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+    match backend {
+        Backend::Vaes512 => vaes_zmm::decrypt(rk, buf),
+        Backend::Vaes256 => vaes_ymm::decrypt(rk, buf),
+        Backend::AesNi => aesni::decrypt(rk, buf),
+        _ => false,
+    }
+}
+
+/// CTR over whole blocks on `backend`'s kernel, called directly.
+#[inline]
+pub(super) fn ctr(
+    backend: Backend,
+    rk: &RoundKeys,
+    width: CounterWidth,
+    counter: &[u8; 16],
+    buf: &mut [u8],
+) -> bool {
+    match backend {
+        Backend::Vaes512 => vaes_zmm::ctr_blocks(rk, width, counter, buf),
+        Backend::Vaes256 => vaes_ymm::ctr_blocks(rk, width, counter, buf),
+        Backend::AesNi => aesni::ctr_blocks(rk, width, counter, buf),
+        _ => false,
+    }
+}
+
+/// CBC decryption on `backend`'s kernel, called directly.
+#[inline]
+pub(super) fn cbc_decrypt(
+    backend: Backend,
+    rk: &RoundKeys,
+    iv: &mut [u8; 16],
+    buf: &mut [u8],
+) -> bool {
+    match backend {
+        Backend::Vaes512 => vaes_zmm::decrypt_cbc(rk, iv, buf),
+        Backend::Vaes256 => vaes_ymm::decrypt_cbc(rk, iv, buf),
+        Backend::AesNi => aesni::decrypt_cbc(rk, iv, buf),
+        _ => false,
+    }
+}
 
 /// The kernels of `backend`, or `None` for the portable one.
 pub(super) fn kernels(backend: Backend) -> Option<&'static Kernels> {

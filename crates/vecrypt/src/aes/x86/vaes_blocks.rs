@@ -58,7 +58,7 @@ macro_rules! vaes_blocks {
             let out = f(ld(&pad, 0));
             st(&mut pad, 0, out);
             tail.copy_from_slice(&pad[..tail.len()]);
-            crate::wipe::bytes(&mut pad);
+            crate::wipe::array(&mut pad);
         }
 
         #[kernel($k)]

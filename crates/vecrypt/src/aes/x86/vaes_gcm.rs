@@ -182,7 +182,7 @@ macro_rules! vaes_gcm {
                     }
                 }
                 s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
-                crate::wipe::bytes(&mut pad);
+                crate::wipe::array(&mut pad);
             }
             xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
         }

@@ -69,7 +69,7 @@ macro_rules! vaes_xts {
             st(&mut lanes, 0, tw);
             let mut next = [0u8; 16];
             next.copy_from_slice(&lanes[16 * used..16 * used + 16]);
-            crate::wipe::bytes(&mut lanes);
+            crate::wipe::array(&mut lanes);
             u128::from_le_bytes(next)
         }
 
