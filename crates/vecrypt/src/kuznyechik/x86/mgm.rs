@@ -9,6 +9,10 @@ use core::arch::x86_64::*;
 
 use crate::cpu::{kernel, kernels};
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn load(block: &[u8]) -> __m128i {
     let v = u128::from_be_bytes(block[..16].try_into().expect("16-byte block"));
@@ -16,6 +20,10 @@ unsafe fn load(block: &[u8]) -> __m128i {
     unsafe { _mm_set_epi64x((v >> 64) as i64, v as i64) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn to_u128(x: __m128i) -> u128 {
     // SAFETY: register-only SSE2/SSE4.1-free extraction through a stack copy.
@@ -26,6 +34,10 @@ unsafe fn to_u128(x: __m128i) -> u128 {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_MGM_CLMUL)]
 unsafe fn mul_sum_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
     // SAFETY: the features are enabled on this function; loads go through checked slices.
@@ -48,6 +60,11 @@ unsafe fn mul_sum_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 
 /// Within each 128-bit lane, byte `i` takes byte `15 - i`: big-endian blocks become
 /// little-endian 128-bit integers.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn reverse_lanes(x: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512BW operation, enabled by the caller.
@@ -60,6 +77,11 @@ pub(super) unsafe fn reverse_lanes(x: __m512i) -> __m512i {
 }
 
 /// The sum of the four 128-bit lanes of `x`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn sum_lanes(x: __m512i) -> __m128i {
     // SAFETY: register-only AVX-512F operations, enabled by the caller.
@@ -82,6 +104,10 @@ pub(super) struct WideProducts {
 }
 
 impl WideProducts {
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     pub(super) unsafe fn new() -> Self {
         // SAFETY: register-only AVX-512F operations, enabled by the caller.
@@ -96,6 +122,11 @@ impl WideProducts {
 
     /// Adds the products of the four lanes of `a` and `b`, each lane a little-endian
     /// 128-bit integer (see [`reverse_lanes`]).
+    ///
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     pub(super) unsafe fn add(&mut self, a: __m512i, b: __m512i) {
         // SAFETY: register-only AVX-512F/VPCLMULQDQ operations, enabled by the caller.
@@ -111,6 +142,11 @@ impl WideProducts {
     }
 
     /// The sum as the (low, high) halves of a 256-bit polynomial.
+    ///
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     pub(super) unsafe fn total(&self) -> (u128, u128) {
         // SAFETY: register-only operations, enabled by the caller.
@@ -125,6 +161,10 @@ impl WideProducts {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_MGM_VPCLMUL)]
 unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
     // SAFETY: the features are enabled on this function; every 64-byte load reads a whole
@@ -159,6 +199,10 @@ pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, l
     true
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_MGM_COUNTERS_AVX512)]
 unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) {
     let (lo, hi) = (*counter as u64 as i64, (*counter >> 64) as u64 as i64);

@@ -8,6 +8,11 @@ use crate::kuznyechik::RoundKeys;
 
 /// `x` times coefficient number `c`: by GF2P8AFFINEQB when `GFNI` (the caller then runs
 /// with GFNI enabled), else by one lookup per nibble.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn mul<const GFNI: bool>(x: __m256i, c: usize, t: &Tables) -> __m256i {
     // SAFETY: register-only AVX2 (and, when `GFNI`, GFNI) operations, enabled by the caller.
@@ -25,6 +30,11 @@ pub(super) unsafe fn mul<const GFNI: bool>(x: __m256i, c: usize, t: &Tables) -> 
 }
 
 /// One R step; see the AVX-512 backend for the ring of registers.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn r_step<const STEP: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -51,6 +61,11 @@ pub(super) unsafe fn r_step<const STEP: usize, const GFNI: bool>(s: &mut State, 
 }
 
 /// One R⁻¹ step; see the AVX-512 backend.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn r_inv_step<const STEP: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -76,18 +91,30 @@ pub(super) unsafe fn r_inv_step<const STEP: usize, const GFNI: bool>(s: &mut Sta
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn sbox<const I: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe { s[I] = substitute::<GFNI>(s[I], t) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn sbox_inverse<const I: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe { s[I] = substitute_inverse::<GFNI>(s[I], t) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
     // SAFETY: register-only operations, enabled by the caller. The round key is broadcast
@@ -95,6 +122,10 @@ pub(super) unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
     unsafe { s[I] = xor(s[I], _mm256_set1_epi8(k[I] as i8)) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn encrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -108,6 +139,10 @@ pub(super) unsafe fn encrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, 
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn decrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -124,6 +159,11 @@ pub(super) unsafe fn decrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, 
 /// Transposes the 16x16 byte matrix held in the 128-bit lanes of sixteen registers (each
 /// lane separately): four rounds of interleaving register `i` with register `i + 8`. The
 /// transpose is its own inverse.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn transpose_bytes(s: &mut State) {
     // SAFETY: register-only AVX2 operations, enabled by the caller.
@@ -140,6 +180,11 @@ pub(super) unsafe fn transpose_bytes(s: &mut State) {
 
 /// Loads 32 blocks into the sliced layout: register `j` holds byte `j` of blocks 0..16 in
 /// its low lane and of blocks 16..32 in its high lane.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn load(src: &[u8; BATCH]) -> State {
     // SAFETY: each load reads 16 bytes at offset 16*r or 16*(r + 16), both below 512, of a
@@ -156,6 +201,11 @@ pub(super) unsafe fn load(src: &[u8; BATCH]) -> State {
 }
 
 /// The inverse of [`load`].
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn store(s: &State, dst: &mut [u8; BATCH]) {
     // SAFETY: each store writes 16 bytes at offset 16*r or 16*(r + 16) of a 512-byte array.

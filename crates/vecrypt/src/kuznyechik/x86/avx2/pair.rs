@@ -24,6 +24,11 @@ pub(super) const FROM_AES_MATRIX: u64 = matrix_of(&FROM_AES_FIELD);
 
 /// L (or L⁻¹, by its columns) on the block in each 128-bit lane: byte `k` of the block,
 /// spread over the lane, times column `k`, summed, all in the AES field.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn lane_linear(x: __m256i, columns: &[__m256i; 16]) -> __m256i {
     // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
@@ -48,6 +53,11 @@ pub(super) unsafe fn lane_linear(x: __m256i, columns: &[__m256i; 16]) -> __m256i
 }
 
 /// Round key `i` in both lanes, loaded where it is used.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn lane_key(rk: &RoundKeys, i: usize) -> __m256i {
     // SAFETY: AVX2 is enabled by the caller; the load reads one 16-byte round key.
@@ -55,6 +65,11 @@ pub(super) unsafe fn lane_key(rk: &RoundKeys, i: usize) -> __m256i {
 }
 
 /// Two blocks (one per lane) through the cipher, with GFNI.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn lane_blocks<const DECRYPT: bool>(
     mut x: __m256i,
@@ -82,6 +97,11 @@ pub(super) unsafe fn lane_blocks<const DECRYPT: bool>(
 }
 
 /// Whole blocks two at a time, the odd last one alone in the low lane.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn small_body<const DECRYPT: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     // SAFETY: AVX2 and GFNI are enabled by the caller. Pairs read and write the 32 bytes of

@@ -252,6 +252,10 @@ pub(super) struct Tables {
     pub(super) nu1_of_zero: __m256i,
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn broadcast16(row: &[u8]) -> __m256i {
     // SAFETY: AVX2 is enabled by the caller; the load reads 16 bytes of a 16-byte slice.
@@ -261,6 +265,10 @@ pub(super) unsafe fn broadcast16(row: &[u8]) -> __m256i {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn linear_registers(m: &LinearMap) -> [__m256i; 3] {
     // SAFETY: AVX2 is enabled by the caller.
@@ -273,6 +281,10 @@ pub(super) unsafe fn linear_registers(m: &LinearMap) -> [__m256i; 3] {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn tables(inverse: bool) -> Tables {
     // SAFETY: AVX2 is enabled by the caller; the helpers only read whole rows.
@@ -307,6 +319,10 @@ pub(super) unsafe fn tables(inverse: bool) -> Tables {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn xor(a: __m256i, b: __m256i) -> __m256i {
     // SAFETY: register-only AVX2 operation, enabled by the caller.
@@ -315,6 +331,11 @@ pub(super) unsafe fn xor(a: __m256i, b: __m256i) -> __m256i {
 
 /// A linear map of every byte: GF2P8AFFINEQB with the map's constant as immediate, or two
 /// nibble lookups (the constant is in the low table).
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn linear<const GFNI: bool, const CONSTANT: i32>(
     x: __m256i,
@@ -336,6 +357,11 @@ pub(super) unsafe fn linear<const GFNI: bool, const CONSTANT: i32>(
 }
 
 /// `d mod 15` for d in 0..29; values with the top bit set (a logarithm of zero) stay >= 0x80.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn mod15(d: __m256i, fifteen: __m256i) -> __m256i {
     // SAFETY: register-only AVX2 operations, enabled by the caller.
@@ -343,6 +369,11 @@ pub(super) unsafe fn mod15(d: __m256i, fifteen: __m256i) -> __m256i {
 }
 
 /// The low nibble `l' ‖ r'` of each byte joined back: `(high << 4) | low`, both below 16.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn join(high: __m256i, low: __m256i) -> __m256i {
     // SAFETY: register-only AVX2 operations, enabled by the caller. `high` < 16 in every
@@ -352,6 +383,11 @@ pub(super) unsafe fn join(high: __m256i, low: __m256i) -> __m256i {
 
 /// π on every byte of `x`: (l, r) = α(x); l' = ν0(l) if r = 0, else ν1(l ⊙ r⁻¹);
 /// r' = σ(r ⊙ φ(l')); π(x) = ω(l' ‖ r'). Products as sums of logarithms.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn substitute<const GFNI: bool>(x: __m256i, t: &Tables) -> __m256i {
     // SAFETY: register-only AVX2 (and GFNI when `GFNI`) operations, enabled by the caller.
@@ -380,6 +416,11 @@ pub(super) unsafe fn substitute<const GFNI: bool>(x: __m256i, t: &Tables) -> __m
 
 /// π⁻¹ on every byte of `x`: (l', r') = ω⁻¹(x); r = σ⁻¹(r') ⊙ φ(l')⁻¹; l = ν0⁻¹(l') if
 /// r = 0, else ν1⁻¹(l') ⊙ r; π⁻¹(x) = α⁻¹(l ‖ r).
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn substitute_inverse<const GFNI: bool>(x: __m256i, t: &Tables) -> __m256i {
     // SAFETY: register-only AVX2 (and GFNI when `GFNI`) operations, enabled by the caller.

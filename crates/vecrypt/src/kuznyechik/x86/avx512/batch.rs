@@ -12,6 +12,11 @@ use crate::kuznyechik::RoundKeys;
 /// multiplication and one XOR long; `others` are the remaining multiplied pairs, `ones`
 /// the bytes whose coefficient is 1 and `inject` the round-key share of this step. Eleven
 /// terms take five three-input XORs, the same as ten would.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn sum_products(
     fresh: __m512i,
@@ -30,6 +35,11 @@ unsafe fn sum_products(
 
 /// The round-key share `k` of one step as a vector: a dword broadcast, which the compiler
 /// takes straight from memory as an operand of the last three-input XOR.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn share(k: u32) -> __m512i {
     // SAFETY: register-only AVX-512F operation, enabled by the caller.
@@ -38,6 +48,11 @@ unsafe fn share(k: u32) -> __m512i {
 
 /// The sum of the `STEP`-th R step of L. Logical byte `k` lives in register
 /// `(k - STEP) mod 16`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn r_sum<const STEP: usize>(
     s: &State,
@@ -65,6 +80,11 @@ pub(super) unsafe fn r_sum<const STEP: usize>(
 
 /// The sum of the `STEP`-th R⁻¹ step of L⁻¹. Logical byte `k` lives in register
 /// `(k + STEP) mod 16`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn r_inv_sum<const STEP: usize>(
     s: &State,
@@ -97,6 +117,11 @@ pub(super) const fn written<const STEP: usize, const INV: bool>() -> usize {
 }
 
 /// One R (or R⁻¹) step with the round-key share `shares[STEP]` added to its output.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn step<const STEP: usize, const INV: bool>(
     s: &mut State,
@@ -137,6 +162,11 @@ impl Drop for Shares {
 }
 
 /// `s[I] = S(s[I])`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn sbox<const I: usize>(s: &mut State, t: &[__m512i; 4]) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -144,6 +174,11 @@ pub(super) unsafe fn sbox<const I: usize>(s: &mut State, t: &[__m512i; 4]) {
 }
 
 /// `s[I] ^= k[I]`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
     // SAFETY: register-only operations, enabled by the caller. The round key is broadcast
@@ -152,6 +187,11 @@ pub(super) unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
 }
 
 /// `E = X[K10] L S X[K9] ... L S X[K1]`, with K2..K10 folded into the L steps.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys, sh: &Shares) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -165,6 +205,11 @@ pub(super) unsafe fn encrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys, sh
 }
 
 /// E from the second round on, for a state that holds `L(S(x ^ K1)) ^ K2`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn encrypt_after_first(s: &mut State, t: &Tables, sh: &Shares) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -177,6 +222,11 @@ pub(super) unsafe fn encrypt_after_first(s: &mut State, t: &Tables, sh: &Shares)
 }
 
 /// `D = X[K1] S⁻¹ L⁻¹ X[K2] ... S⁻¹ L⁻¹ X[K10]`, with K2..K10 folded into the L⁻¹ steps.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn decrypt_state(s: &mut State, t: &Tables, rk: &RoundKeys, sh: &Shares) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -240,6 +290,11 @@ const EXCHANGE: [[[i32; 16]; 2]; 4] = [exchange(8), exchange(4), exchange(2), ex
 /// One round of [`transpose_dwords`], a function of its own per level so that every index
 /// is a constant and the state stays in registers: with the level as a loop variable, the
 /// loop gets compiled as a loop over the state in memory.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn exchange_round<const LEVEL: usize>(s: &mut State) {
     // SAFETY: register-only AVX-512F operations, enabled by the caller; the index loads
@@ -260,6 +315,11 @@ unsafe fn exchange_round<const LEVEL: usize>(s: &mut State) {
 
 /// Transposes sixteen registers seen as a 16x16 matrix of dwords: four rounds of swapping
 /// the off-diagonal halves of ever smaller blocks. It is its own inverse.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn transpose_dwords(s: &mut State) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -272,6 +332,11 @@ unsafe fn transpose_dwords(s: &mut State) {
 }
 
 /// Loads 64 blocks into the sliced layout: lane `i` of register `j` is byte `j` of block `i`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn load(src: &[u8; BATCH]) -> State {
     // SAFETY: each load reads 64 bytes at offset 64*r < 1024 of a 1024-byte array.
@@ -288,6 +353,11 @@ pub(super) unsafe fn load(src: &[u8; BATCH]) -> State {
 }
 
 /// The inverse of [`load`].
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn store(mut s: State, dst: &mut [u8; BATCH]) {
     // SAFETY: each store writes 64 bytes at offset 64*r < 1024 of a 1024-byte array.
@@ -315,6 +385,11 @@ const SCATTER_REVERSED: [u8; 64] = {
 /// The 64 blocks of a sliced state out of the layout, kept in registers, each block's
 /// bytes reversed: register `r` holds blocks `4r..4r + 4`, one per 128-bit lane, as
 /// little-endian integers of their big-endian bytes.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn unsliced_reversed(mut s: State) -> State {
     // SAFETY: register-only operations, enabled by the caller, and one 64-byte load of a
@@ -330,6 +405,11 @@ pub(super) unsafe fn unsliced_reversed(mut s: State) -> State {
 }
 
 /// The inverse of [`load`], XORed into `buf`: the keystream of a batch applied in place.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn store_xor(mut s: State, buf: &mut [u8; BATCH]) {
     // SAFETY: each access reads and writes 64 bytes at offset 64*r < 1024 of a 1024-byte

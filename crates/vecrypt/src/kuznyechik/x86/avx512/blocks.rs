@@ -18,6 +18,10 @@ pub(super) struct SmallTables {
     pub(super) rk: [__m512i; 10],
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn small_tables(
     rk: &RoundKeys,
@@ -53,6 +57,11 @@ pub(super) unsafe fn small_tables(
 }
 
 /// L (or L⁻¹, by its columns) on four blocks in the φ domain.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512i {
     // SAFETY: register-only AVX-512BW and GFNI operations, enabled by the caller.
@@ -73,6 +82,10 @@ pub(super) unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn small_encrypt(x: __m512i, t: &SmallTables) -> __m512i {
     // SAFETY: register-only operations, enabled by the caller.
@@ -87,6 +100,10 @@ unsafe fn small_encrypt(x: __m512i, t: &SmallTables) -> __m512i {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn small_decrypt(x: __m512i, t: &SmallTables) -> __m512i {
     // SAFETY: register-only operations, enabled by the caller.
@@ -103,6 +120,11 @@ unsafe fn small_decrypt(x: __m512i, t: &SmallTables) -> __m512i {
 
 /// Runs the per-block path over whole blocks, four at a time; the last group is loaded and
 /// stored under a byte mask that depends only on the length.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn small_blocks(buf: &mut [u8], t: &SmallTables, decrypt: bool) {
     // SAFETY: full groups read and write 64 bytes inside `buf`; the last group touches only

@@ -111,6 +111,10 @@ impl Drop for ChainTables {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn load64(bytes: &[u8; 64]) -> __m512i {
     // SAFETY: reads 64 bytes of a 64-byte array; AVX-512F is enabled by the caller.
@@ -118,6 +122,11 @@ unsafe fn load64(bytes: &[u8; 64]) -> __m512i {
 }
 
 /// A block through φ, at its places.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn enter(block: &[u8; 16]) -> __m512i {
     // SAFETY: reads 16 bytes of a 16-byte array; AVX-512F/BW/VBMI and GFNI are enabled by
@@ -130,6 +139,11 @@ unsafe fn enter(block: &[u8; 16]) -> __m512i {
 }
 
 /// The inverse of [`enter`].
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn leave(x: __m512i, block: &mut [u8; 16]) {
     // SAFETY: writes 16 bytes of a 16-byte array; features as in `enter`.
@@ -142,6 +156,11 @@ unsafe fn leave(x: __m512i, block: &mut [u8; 16]) {
 
 /// The tables of one direction: π (or π⁻¹), the products of L (or L⁻¹), through φ, and
 /// that direction's keys from [`ChainKeys`].
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn tables(
     sbox: &[u8; 256],
@@ -171,6 +190,11 @@ unsafe fn tables(
 }
 
 /// The encryption tables.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn chain_tables(keys: &ChainKeys) -> ChainTables {
     // SAFETY: features enabled by the caller.
@@ -178,6 +202,11 @@ unsafe fn chain_tables(keys: &ChainKeys) -> ChainTables {
 }
 
 /// The decryption tables.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn inverse_tables(keys: &ChainKeys) -> ChainTables {
     // SAFETY: features enabled by the caller.
@@ -204,6 +233,11 @@ impl Drop for ChainKeys {
 
 /// Makes [`ChainKeys`]. Called from a `OnceLock` initializer, which inherits no target
 /// features, hence the attribute.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn chain_keys(rk: &RoundKeys) -> ChainKeys {
     // SAFETY: the features are enabled on this function; loads and stores of whole 64-byte
@@ -231,6 +265,11 @@ const TOP_BIT_EVERYWHERE: i64 = 0x8080_8080_8080_8080u64 as i64;
 
 /// S on every byte: both halves of the table looked up side by side, then blended by the
 /// index's top bit.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
     // SAFETY: register-only AVX-512BW/VBMI operations, enabled by the caller.
@@ -243,6 +282,11 @@ unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
 }
 
 /// The linear layer of `t` on the state bytes at their places, plus `k`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn linear(s: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512F/BW/VBMI and GFNI operations, enabled by the caller.
@@ -264,6 +308,11 @@ unsafe fn linear(s: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
 }
 
 /// One round after the first key: S, L, and the next round key `k`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn round(x: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
     // SAFETY: register-only operations, enabled by the caller.
@@ -272,6 +321,11 @@ unsafe fn round(x: __m512i, t: &ChainTables, k: __m512i) -> __m512i {
 
 /// The nine rounds and the last key, on states that already have K_1 added. The chains'
 /// rounds alternate in program order, so that the scheduler sees both at once.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn rounds<const Z: usize>(mut x: [__m512i; Z], t: &ChainTables) -> [__m512i; Z] {
     // SAFETY: register-only operations, enabled by the caller.
@@ -287,6 +341,11 @@ unsafe fn rounds<const Z: usize>(mut x: [__m512i; Z], t: &ChainTables) -> [__m51
 
 /// One step of `Z` chains: `v` are the chain values, `blocks` the data blocks of this step
 /// (one per chain), rewritten with the output where the mode has one.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn step<const Z: usize>(
     mode: Chain,
@@ -331,6 +390,10 @@ unsafe fn step<const Z: usize>(
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn chain_impl<const Z: usize>(
     keys: &ChainKeys,
@@ -393,6 +456,11 @@ pub(super) unsafe fn chain(
 }
 
 /// The first `Z` blocks of `buf`, each entered as its own chain.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn enter_blocks<const Z: usize>(buf: &[u8]) -> [__m512i; Z] {
     // SAFETY: `enter` on whole 16-byte blocks; features enabled by the caller.
@@ -406,6 +474,11 @@ unsafe fn enter_blocks<const Z: usize>(buf: &[u8]) -> [__m512i; Z] {
 }
 
 /// The inverse of [`enter_blocks`].
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn leave_blocks<const Z: usize>(x: &[__m512i; Z], buf: &mut [u8]) {
     // SAFETY: `leave` on whole 16-byte blocks; features enabled by the caller.
@@ -417,6 +490,11 @@ unsafe fn leave_blocks<const Z: usize>(x: &[__m512i; Z], buf: &mut [u8]) {
 }
 
 /// `Z` blocks as `Z` chains of one step, their rounds alternating.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn encrypt_few_impl<const Z: usize>(keys: &ChainKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers take whole blocks.
@@ -431,6 +509,11 @@ unsafe fn encrypt_few_impl<const Z: usize>(keys: &ChainKeys, buf: &mut [u8]) {
 }
 
 /// The inverse of [`encrypt_few_impl`]: nine rounds `S⁻¹(L⁻¹(x) ^ L⁻¹(K))`, then K_1.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn decrypt_few_impl<const Z: usize>(keys: &ChainKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_few_impl`.

@@ -97,6 +97,11 @@ const COLUMN_15: [u64; 16] = column_matrices(15);
 const COLUMN_7: [u64; 16] = column_matrices(7);
 
 /// Bytes 0, 1, ..., 63.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn lane_index() -> __m512i {
     // SAFETY: register-only AVX-512BW operation, enabled by the caller.
@@ -111,6 +116,11 @@ unsafe fn lane_index() -> __m512i {
 
 /// The table of `counting` for the first round key `k1`, with π held in `sbox`. Built for
 /// the features itself, as it runs inside a `OnceLock` initializer (see `super::keys::shares`).
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn column_table(
     k1: &[u8; 16],
@@ -211,6 +221,11 @@ impl<'a> FirstRound<'a> {
 
     /// Works out `f` on the per-block path for the batch from `first`, before the wrap in
     /// lane 0 and after it in lane 1, and spreads it over the sliced registers.
+    ///
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     unsafe fn spread_f(&mut self, first: u128, wrapped: u64) {
         let p = self.counting.low_byte();

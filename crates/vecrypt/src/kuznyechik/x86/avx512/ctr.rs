@@ -14,6 +14,11 @@ use crate::kuznyechik::consts::PI;
 /// The encrypted 64 counter blocks from `counter`, in the sliced layout, and `counter`
 /// advanced past them: started at the second round by `first`, or, for a batch that
 /// carries past the counter's second byte, written out and loaded.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn counter_batch(
     first: &mut FirstRound,
@@ -45,6 +50,10 @@ pub(super) unsafe fn counter_batch(
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn ctr_impl(
     rk: &RoundKeys,

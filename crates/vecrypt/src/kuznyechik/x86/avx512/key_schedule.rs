@@ -12,6 +12,11 @@ use crate::kuznyechik::consts::ROUND_CONSTANTS;
 /// in the φ domain, where the data stays from the first round to the last. One lane of a
 /// register is used; the cost is the latency of 32 rounds, about a third of a
 /// microsecond, instead of the portable S and L.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 pub(super) unsafe fn expand_key_impl(key: &[u8; 32]) -> RoundKeys {
     // SAFETY: the features are enabled on this function; the loads read 16 bytes of

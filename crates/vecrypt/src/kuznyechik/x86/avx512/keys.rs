@@ -14,6 +14,11 @@ use crate::kuznyechik::RoundKeys;
 
 /// One step of the computation of the shares (see [`Shares`]): `z` holds the sixteen
 /// bytes of a linear layer run on zero input, `target` the key it must end up equal to.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn share_step<const STEP: usize, const INV: bool>(
     z: &mut State,
@@ -36,6 +41,11 @@ unsafe fn share_step<const STEP: usize, const INV: bool>(
 }
 
 /// One R (or R⁻¹) step with no key share, for the computation of the shares.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn plain_step<const STEP: usize, const INV: bool>(s: &mut State, m: &[__m512i; 7]) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -70,6 +80,11 @@ pub(in super::super) struct SlicedKeys {
 impl SlicedKeys {
     /// The shares of one direction, made on first use; the slot follows from `inverse`, so
     /// a direction can never read the other's.
+    ///
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     pub(super) unsafe fn get(&self, rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> &Shares {
         let slot = if inverse {
@@ -82,6 +97,11 @@ impl SlicedKeys {
     }
 
     /// The round keys of the chain path, both directions, made on first use.
+    ///
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     pub(super) unsafe fn chain(&self, rk: &RoundKeys) -> &ChainKeys {
         // SAFETY: called only from functions that enable the features `chain_keys` needs.
@@ -91,6 +111,11 @@ impl SlicedKeys {
 
     /// What a call's counter batches of `counting` need to start at the second round; the
     /// first-round table is made on first use.
+    ///
+    /// # Safety
+    /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+    /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+    /// those features themselves.
     #[inline(always)]
     pub(super) unsafe fn first_round(
         &self,
@@ -114,6 +139,11 @@ impl SlicedKeys {
 /// Called from the `OnceLock` initializer, a closure that inherits no target features: the
 /// attribute here, not inlining into an AVX-512 caller, is what keeps its intrinsics inline
 /// (without it every one became a call, about 1.5 µs a key).
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn shares(rk: &RoundKeys, m: &[__m512i; 7], inverse: bool) -> Shares {
     // SAFETY: register-only operations, enabled by the caller, and loads and stores of

@@ -24,6 +24,11 @@ use crate::kuznyechik::consts::PI;
 
 /// Adds `H_i * X_i` for the 64 blocks of a batch: `hs` from [`unsliced_reversed`], `xs`
 /// the 1024 bytes of data in memory order.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn add_batch(sum: &mut WideProducts, hs: &State, xs: &[u8; BATCH]) {
     // SAFETY: register-only operations enabled by the caller, and 64-byte loads at offsets
@@ -42,6 +47,10 @@ fn batches(data: &[u8]) -> impl Iterator<Item = &[u8; BATCH]> {
         .map(|c| c.try_into().expect("whole batch"))
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_MGM_AVX512)]
 unsafe fn absorb_impl(
     rk: &RoundKeys,
@@ -64,6 +73,10 @@ unsafe fn absorb_impl(
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_MGM_AVX512)]
 unsafe fn seal_impl(
     rk: &RoundKeys,

@@ -67,6 +67,10 @@ use crate::kuznyechik::RoundKeys;
 use crate::kuznyechik::consts::{PI, PI_INV};
 use crate::modes::Chain;
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn encrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: the features are enabled on this function; the helpers only touch registers
@@ -89,6 +93,10 @@ unsafe fn encrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 unsafe fn decrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: as in `encrypt_impl`.

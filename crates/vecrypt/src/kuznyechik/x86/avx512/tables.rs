@@ -35,6 +35,10 @@ const MATRICES: [u64; 7] = [
     affine_matrix(ELL[7]),
 ];
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn tables(sbox: &[u8; 256]) -> Tables {
     // SAFETY: the caller runs with AVX-512F/BW/VBMI/GFNI enabled; the loads read 256 bytes of
@@ -65,6 +69,11 @@ pub(super) unsafe fn tables(sbox: &[u8; 256]) -> Tables {
 /// On the cores measured, a two-register VPERMI2B costs two cycles of port 5 plus a third
 /// µop, while VPERMB costs one: this form is 7 µops where two masked VPERMI2B are 8, with
 /// three fewer cycles on port 5, which the S layer saturates.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
     // SAFETY: register-only AVX-512BW/VBMI operations, enabled by the caller.
@@ -83,6 +92,11 @@ pub(super) unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
 /// need the feature (AVX-512BW) on this function itself, which rules out `#[inline(always)]`;
 /// it carries the kernel's features, which every caller enables, and the generated code has
 /// it inlined.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[kernel(KUZNYECHIK_AVX512)]
 #[inline]
 unsafe fn quarter_masks(x: __m512i) -> [u64; 3] {
@@ -106,18 +120,30 @@ unsafe fn quarter_masks(x: __m512i) -> [u64; 3] {
     [bit6, bit7, both]
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn mul(x: __m512i, m: __m512i) -> __m512i {
     // SAFETY: register-only GFNI operation, enabled by the caller.
     unsafe { _mm512_gf2p8affine_epi64_epi8::<0>(x, m) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn xor(a: __m512i, b: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512F operation, enabled by the caller.
     unsafe { _mm512_xor_si512(a, b) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     // SAFETY: register-only AVX-512F operation, enabled by the caller.

@@ -37,6 +37,11 @@ const LAST_COLUMN_MULS: [u64; 16] = {
 /// The first round of 32 counter blocks `n..n + 32` whose last byte does not wrap: bytes
 /// 0..15 are the same in every block, so their S-boxes and their share of L are computed
 /// once, on one block, and only the last byte runs sliced. Returns the input of round 1.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn counter_first_round(n: u128, k: &Kernel, keys: &CallKeys, rk: &RoundKeys) -> State {
     // SAFETY: register-only AVX2 and GFNI operations, and 16-byte loads of 16-byte arrays,
@@ -88,6 +93,11 @@ unsafe fn counter_first_round(n: u128, k: &Kernel, keys: &CallKeys, rk: &RoundKe
 }
 
 /// The columns of L in the AES field, one broadcast row each.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn l_columns() -> [__m256i; 16] {
     // SAFETY: AVX2 is enabled by the caller.
@@ -101,6 +111,11 @@ unsafe fn l_columns() -> [__m256i; 16] {
 }
 
 /// Transposes the sliced state back to 32 blocks and XORs them into `dst`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn xor_into(s: &State, dst: &mut [u8; BATCH]) {
     // SAFETY: AVX2 is enabled by the caller; each access reads and writes 16 bytes at offset

@@ -315,6 +315,10 @@ struct Kernel {
     ring: Tables,
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn kernel(m: &Matrices, t: &[[u8; 16]; 4], inverse: bool) -> Kernel {
     // SAFETY: AVX2 and GFNI are enabled by the caller; the loads read whole 16-byte rows.
@@ -343,6 +347,11 @@ unsafe fn kernel(m: &Matrices, t: &[[u8; 16]; 4], inverse: bool) -> Kernel {
 
 /// `0x80` where `x` (an element of g·S) is non-zero, zero elsewhere: a lookup, on the
 /// shuffle port, rather than VPSIGNB, which competes with the GF2P8 instructions.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn top_bit_unless_zero(x: __m256i, k: &Kernel) -> __m256i {
     // SAFETY: register-only AVX2 operation, enabled by the caller.
@@ -352,6 +361,11 @@ unsafe fn top_bit_unless_zero(x: __m256i, k: &Kernel) -> __m256i {
 /// π on every byte of `x` (in the encryption representation), plus `sigma_key`'s XOR
 /// folded in the σ table: (l, r) = α(x); l' = ν1(l ⊙ r⁻¹), or ν0(l) where r = 0;
 /// r' = σ(r ⊙ φ(l')); the output `r' << 4 | l'` is π(x) in the representation.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn substitute(x: __m256i, k: &Kernel, sigma_key: __m256i) -> __m256i {
     // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
@@ -375,6 +389,11 @@ unsafe fn substitute(x: __m256i, k: &Kernel, sigma_key: __m256i) -> __m256i {
 /// π⁻¹ on every byte of `x` (in the decryption representation): (l', r') = ω⁻¹(x);
 /// r = σ⁻¹(r') ⊙ φ(l')⁻¹; l = ν1⁻¹(l') ⊙ r, or ν0⁻¹(l') where r = 0; the output
 /// `g²·E(l) ⊕ g·E(r)` is π⁻¹(x) in the representation.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn substitute_inverse(x: __m256i, k: &Kernel) -> __m256i {
     // SAFETY: register-only AVX2 and GFNI operations, enabled by the caller.
@@ -411,6 +430,10 @@ impl Drop for CallKeys {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn forward_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
     // SAFETY: AVX2 and GFNI are enabled by the caller; loads read 16-byte round keys and
@@ -447,6 +470,10 @@ unsafe fn forward_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn inverse_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
     // SAFETY: as in `forward_keys`.
@@ -470,6 +497,10 @@ unsafe fn inverse_keys(rk: &RoundKeys, k: &Kernel) -> CallKeys {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn row(keys: &CallKeys, round: usize, position: usize) -> __m256i {
     // SAFETY: AVX2 is enabled by the caller; the load reads one 16-byte row.
@@ -482,6 +513,10 @@ unsafe fn row(keys: &CallKeys, round: usize, position: usize) -> __m256i {
 
 type State = [__m256i; 16];
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn sbox<const I: usize>(s: &mut State, k: &Kernel, keys: &CallKeys, round: usize) {
     // SAFETY: register-only operations and one row load, enabled by the caller.
@@ -498,6 +533,11 @@ const FIRST_RUN_AFTER: usize = 10;
 
 /// R step `STEP` of one round, then the S-boxes (for the next round) due after it, into
 /// `next`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn step_then_sbox<const STEP: usize>(
     s: &mut State,
@@ -522,6 +562,10 @@ unsafe fn step_then_sbox<const STEP: usize>(
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn sbox_inverse<const I: usize>(s: &mut State, k: &Kernel, keys: &CallKeys, round: usize) {
     // SAFETY: as in `sbox`.
@@ -529,6 +573,11 @@ unsafe fn sbox_inverse<const I: usize>(s: &mut State, k: &Kernel, keys: &CallKey
 }
 
 /// The first key in plain form, then the representation.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn enter<const I: usize>(s: &mut State, k: &Kernel, key: &[u8; 16]) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -538,12 +587,20 @@ unsafe fn enter<const I: usize>(s: &mut State, k: &Kernel, key: &[u8; 16]) {
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn leave<const I: usize>(s: &mut State, k: &Kernel) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe { s[I] = _mm256_gf2p8affine_epi64_epi8::<0>(s[I], k.from_rep) }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn encrypt_state(s: &mut State, k: &Kernel, keys: &CallKeys, rk: &RoundKeys) {
     // SAFETY: register-only operations, enabled by the caller.
@@ -554,6 +611,11 @@ unsafe fn encrypt_state(s: &mut State, k: &Kernel, keys: &CallKeys, rk: &RoundKe
 }
 
 /// Rounds `first..9` on the input of the S-boxes of round `first`, then back to plain bytes.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn rounds_from(s: &mut State, k: &Kernel, keys: &CallKeys, first: usize) {
     // SAFETY: register-only operations and row loads, enabled by the caller.
@@ -569,6 +631,10 @@ unsafe fn rounds_from(s: &mut State, k: &Kernel, keys: &CallKeys, first: usize) 
     }
 }
 
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
 #[inline(always)]
 unsafe fn decrypt_state(s: &mut State, k: &Kernel, keys: &CallKeys, rk: &RoundKeys) {
     // SAFETY: register-only operations and row loads, enabled by the caller.
