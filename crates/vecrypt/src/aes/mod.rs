@@ -362,19 +362,46 @@ impl<K: KeySize> BlockKernel for Aes<K> {
     /// Streams of one backend are interleaved by its kernels; otherwise each runs alone.
     #[cfg(feature = "alloc")]
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        use alloc::vec::Vec;
+        /// Streams whose keys and chains fit on the stack: a call over a few one-block
+        /// streams is short enough that two allocations show in its speed.
+        const ON_STACK: usize = 64;
         let backend = keys.first().map(|k| k.backend);
         let kernels = keys.first().and_then(|k| k.kernels);
         if let Some(table) = kernels.filter(|_| keys.iter().all(|k| Some(k.backend) == backend)) {
-            let rks: Vec<&RoundKeys> = keys.iter().map(|k| &k.rk).collect();
-            let mut chains: Vec<[u8; 16]> = ivs
-                .iter()
-                .map(|iv| block16(iv).unwrap_or([0; 16]))
-                .collect();
-            if (table.cbc_encrypt_streams)(&rks, &mut chains, bufs) {
-                for (iv, c) in ivs.iter_mut().zip(&chains) {
-                    iv.copy_from_slice(c);
+            let done = if keys.len() <= ON_STACK {
+                let mut rks = [&keys[0].rk; ON_STACK];
+                let mut chains = [[0u8; 16]; ON_STACK];
+                for ((r, c), (k, iv)) in rks
+                    .iter_mut()
+                    .zip(chains.iter_mut())
+                    .zip(keys.iter().zip(ivs.iter()))
+                {
+                    *r = &k.rk;
+                    *c = block16(iv).unwrap_or([0; 16]);
                 }
+                let n = keys.len();
+                let done = (table.cbc_encrypt_streams)(&rks[..n], &mut chains[..n], bufs);
+                if done {
+                    for (iv, c) in ivs.iter_mut().zip(&chains[..n]) {
+                        iv.copy_from_slice(c);
+                    }
+                }
+                done
+            } else {
+                let rks: alloc::vec::Vec<&RoundKeys> = keys.iter().map(|k| &k.rk).collect();
+                let mut chains: alloc::vec::Vec<[u8; 16]> = ivs
+                    .iter()
+                    .map(|iv| block16(iv).unwrap_or([0; 16]))
+                    .collect();
+                let done = (table.cbc_encrypt_streams)(&rks, &mut chains, bufs);
+                if done {
+                    for (iv, c) in ivs.iter_mut().zip(&chains) {
+                        iv.copy_from_slice(c);
+                    }
+                }
+                done
+            };
+            if done {
                 return;
             }
         }
