@@ -11,18 +11,25 @@ pub type Matrix = [[Poly; MAX_K]; MAX_K];
 
 /// Coefficient ranges: every function accepts and returns coefficients of absolute value
 /// below q unless it says otherwise.
-pub trait Arith {
+///
+/// A value of an implementing type is the proof that the CPU runs the backend: each SIMD
+/// backend's type is only made by a function compiled for that backend's features, so the
+/// compiler checks every place that can create one.
+pub trait Arith: Copy {
     /// The permutation of the one-state hashes H and G.
     type Keccak: KeccakF;
+    /// That permutation, on this backend.
+    fn keccak(self) -> Self::Keccak;
     /// Forward NTT, bit-reversed output, normal domain.
-    fn ntt(p: &mut Poly);
+    fn ntt(self, p: &mut Poly);
     /// Inverse NTT including the division by 256.
-    fn invntt(p: &mut Poly);
+    fn invntt(self, p: &mut Poly);
     /// r = sum_i a_i * b_i coefficient-wise, for up to four terms.
-    fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]);
+    fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]);
     /// Â (or Âᵀ when `transposed`): entry `[i][j]` = Parse(XOF(ρ ‖ i ‖ j)), or ρ ‖ j ‖ i.
     /// Coefficients in [0, q).
     fn gen_matrix(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -31,6 +38,7 @@ pub trait Arith {
     );
     /// Row i of Â (or of Âᵀ), for the compact variant that never holds the whole matrix.
     fn gen_row(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -43,6 +51,7 @@ pub trait Arith {
     /// multi-lane backend computes beside it.
     #[inline(always)]
     fn matrix_and_hashes(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -50,34 +59,35 @@ pub trait Arith {
         a: &mut Matrix,
         hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
     ) {
-        default_matrix_and_hashes::<Self>(mode, rho, k, transposed, a, hashes)
+        default_matrix_and_hashes(self, mode, rho, k, transposed, a, hashes)
     }
     /// `out[i] = CBD_{etas[i]}(PRF(seed, i))` for every i < etas.len(): the nonces of one
     /// operation are always 0, 1, 2, ...
-    fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
+    fn noise(self, mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
     /// Every coefficient to its representative in [0, q) (any i16 input).
     #[inline(always)]
-    fn freeze(p: &mut Poly) {
+    fn freeze(self, p: &mut Poly) {
         p.freeze();
     }
     /// A secret-key polynomial: 13-bit values (a malformed key may hold up to 8191),
     /// unpacked and reduced below q in absolute value.
     #[inline(always)]
-    fn unpack_sk(p: &mut Poly, bytes: &[u8]) {
+    fn unpack_sk(self, p: &mut Poly, bytes: &[u8]) {
         super::poly::unpack13(p, bytes);
         for x in p.0.iter_mut() {
             *x = super::reduce::barrett_reduce(*x);
         }
     }
     /// Compress_d of canonical coefficients, packed at d bits.
-    fn compress(out: &mut [u8], p: &Poly, d: usize);
+    fn compress(self, out: &mut [u8], p: &Poly, d: usize);
     /// Unpack d-bit values and decompress (result in [0, q)).
-    fn decompress(p: &mut Poly, bytes: &[u8], d: usize);
+    fn decompress(self, p: &mut Poly, bytes: &[u8], d: usize);
 }
 
 /// [`Arith::matrix_and_hashes`] one after the other.
 #[inline(always)]
-pub fn default_matrix_and_hashes<A: Arith + ?Sized>(
+pub fn default_matrix_and_hashes<A: Arith>(
+    arith: A,
     mode: HashMode,
     rho: &[u8; SEED_BYTES],
     k: usize,
@@ -86,7 +96,7 @@ pub fn default_matrix_and_hashes<A: Arith + ?Sized>(
     hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
 ) {
     for (input, out) in hashes.iter_mut() {
-        **out = hash_h_by::<A::Keccak>(mode, &[input]);
+        **out = hash_h_by(arith.keccak(), mode, &[input]);
     }
-    A::gen_matrix(mode, rho, k, transposed, a);
+    arith.gen_matrix(mode, rho, k, transposed, a);
 }

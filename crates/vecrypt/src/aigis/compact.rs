@@ -78,15 +78,21 @@ fn hash(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
 /// (ρ, σ) = G(d).
 #[inline(never)]
 fn seeds(mode: HashMode, d: &[u8; SEED_BYTES]) -> ([u8; SEED_BYTES], Secret32) {
-    expand_seed::<ScalarKeccak>(mode, d)
+    expand_seed(ScalarKeccak, mode, d)
 }
 
 /// Compresses `p` at d bits and hands the bytes to `sink` at `offset`.
 #[inline(never)]
-fn emit<A: Arith>(p: &Poly, d: usize, offset: usize, sink: &mut impl FnMut(usize, &[u8])) {
+fn emit<A: Arith>(
+    arith: A,
+    p: &Poly,
+    d: usize,
+    offset: usize,
+    sink: &mut impl FnMut(usize, &[u8]),
+) {
     let mut chunk = [0u8; N * 11 / 8];
     let len = N * d / 8;
-    A::compress(&mut chunk[..len], p, d);
+    arith.compress(&mut chunk[..len], p, d);
     sink(offset, &chunk[..len]);
     chunk.zeroize();
 }
@@ -101,6 +107,7 @@ fn mul_add(acc: &mut Poly, a: &Poly, b: &Poly) {
 
 #[inline(always)]
 pub(crate) fn keypair<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     coins: &[u8; 64],
     pk: &mut [u8],
@@ -113,7 +120,7 @@ pub(crate) fn keypair<P: Params, A: Arith>(
     let mut w = Work::new();
     for j in 0..k {
         noise_poly(mode, &sigma.0, j as u8, P::ETA_S, &mut w.a);
-        A::ntt(&mut w.a);
+        arith.ntt(&mut w.a);
         w.a.freeze();
         pack13(&mut sk[j * POLY_BYTES..(j + 1) * POLY_BYTES], &w.a);
     }
@@ -125,11 +132,11 @@ pub(crate) fn keypair<P: Params, A: Arith>(
             unpack13(&mut w.b, &sk[j * POLY_BYTES..(j + 1) * POLY_BYTES]);
             mul_add(&mut w.acc, &w.a, &w.b);
         }
-        A::invntt(&mut w.acc);
+        arith.invntt(&mut w.acc);
         noise_poly(mode, &sigma.0, (k + i) as u8, P::ETA_E, &mut w.a);
         w.acc.add_assign(&w.a);
         w.acc.freeze();
-        A::compress(&mut pk[i * bytes..(i + 1) * bytes], &w.acc, P::D_T);
+        arith.compress(&mut pk[i * bytes..(i + 1) * bytes], &w.acc, P::D_T);
     }
     pk[P::PK_POLYVEC_BYTES..P::PK_BYTES].copy_from_slice(&rho);
     let pk_end = P::SK_POLYVEC_BYTES + P::PK_BYTES;
@@ -141,7 +148,7 @@ pub(crate) fn keypair<P: Params, A: Arith>(
 /// Dec(sk, ct) into `m`. Out of line, so its polynomials are gone before re-encryption
 /// allocates its own.
 #[inline(never)]
-fn decrypt<P: Params, A: Arith>(sk: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) {
+fn decrypt<P: Params, A: Arith>(arith: A, sk: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) {
     let mut w = Work::new();
     let u_bytes = N * P::D_U / 8;
     for j in 0..P::K {
@@ -149,12 +156,12 @@ fn decrypt<P: Params, A: Arith>(sk: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) 
         for x in w.a.0.iter_mut() {
             *x = barrett_reduce(*x);
         }
-        A::decompress(&mut w.b, &ct[j * u_bytes..(j + 1) * u_bytes], P::D_U);
-        A::ntt(&mut w.b);
+        arith.decompress(&mut w.b, &ct[j * u_bytes..(j + 1) * u_bytes], P::D_U);
+        arith.ntt(&mut w.b);
         mul_add(&mut w.acc, &w.a, &w.b);
     }
-    A::invntt(&mut w.acc);
-    A::decompress(&mut w.a, &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
+    arith.invntt(&mut w.acc);
+    arith.decompress(&mut w.a, &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
     w.acc.sub_assign(&w.a);
     w.acc.freeze();
     to_msg(m, &w.acc);
@@ -163,6 +170,7 @@ fn decrypt<P: Params, A: Arith>(sk: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) 
 /// Enc(pk, m; coins), handing each compressed polynomial to `sink(offset, bytes)`.
 #[inline(never)]
 fn encrypt<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     pk: &[u8],
     m: &[u8; SEED_BYTES],
@@ -179,35 +187,36 @@ fn encrypt<P: Params, A: Arith>(
         for j in 0..k {
             entry(mode, &rho, j as u8, i as u8, &mut w.a);
             noise_poly(mode, coins, j as u8, P::ETA_S, &mut w.b);
-            A::ntt(&mut w.b);
+            arith.ntt(&mut w.b);
             mul_add(&mut w.acc, &w.a, &w.b);
         }
-        A::invntt(&mut w.acc);
+        arith.invntt(&mut w.acc);
         noise_poly(mode, coins, (k + i) as u8, P::ETA_E, &mut w.a);
         w.acc.add_assign(&w.a);
         w.acc.freeze();
-        emit::<A>(&w.acc, P::D_U, i * u_bytes, &mut sink);
+        emit::<A>(arith, &w.acc, P::D_U, i * u_bytes, &mut sink);
     }
     let t_bytes = N * P::D_T / 8;
     w.acc = Poly::default();
     for j in 0..k {
-        A::decompress(&mut w.a, &pk[j * t_bytes..(j + 1) * t_bytes], P::D_T);
-        A::ntt(&mut w.a);
+        arith.decompress(&mut w.a, &pk[j * t_bytes..(j + 1) * t_bytes], P::D_T);
+        arith.ntt(&mut w.a);
         noise_poly(mode, coins, j as u8, P::ETA_S, &mut w.b);
-        A::ntt(&mut w.b);
+        arith.ntt(&mut w.b);
         mul_add(&mut w.acc, &w.a, &w.b);
     }
-    A::invntt(&mut w.acc);
+    arith.invntt(&mut w.acc);
     noise_poly(mode, coins, (2 * k) as u8, P::ETA_E, &mut w.a);
     w.acc.add_assign(&w.a);
     from_msg(&mut w.a, m);
     w.acc.sub_assign(&w.a);
     w.acc.freeze();
-    emit::<A>(&w.acc, P::D_V, P::CT_U_BYTES, &mut sink);
+    emit::<A>(arith, &w.acc, P::D_V, P::CT_U_BYTES, &mut sink);
 }
 
 #[inline(always)]
 pub(crate) fn encapsulate<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     pk: &[u8],
     coins: &[u8; 32],
@@ -216,7 +225,7 @@ pub(crate) fn encapsulate<P: Params, A: Arith>(
     let m = Secret32(hash(mode, &[coins]));
     let h = hash(mode, &[pk]);
     let seed = Secret32(hash(mode, &[&m.0, &h]));
-    encrypt::<P, A>(mode, pk, &m.0, &seed.0, |at, bytes| {
+    encrypt::<P, A>(arith, mode, pk, &m.0, &seed.0, |at, bytes| {
         ct[at..at + bytes.len()].copy_from_slice(bytes)
     });
     let hc = hash(mode, &[ct]);
@@ -224,16 +233,21 @@ pub(crate) fn encapsulate<P: Params, A: Arith>(
 }
 
 #[inline(always)]
-pub(crate) fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+pub(crate) fn decapsulate<P: Params, A: Arith>(
+    arith: A,
+    mode: HashMode,
+    sk: &[u8],
+    ct: &[u8],
+) -> [u8; 32] {
     let pk = &sk[P::SK_POLYVEC_BYTES..P::SK_POLYVEC_BYTES + P::PK_BYTES];
     let hpk_at = P::SK_POLYVEC_BYTES + P::PK_BYTES;
     let h = &sk[hpk_at..hpk_at + SEED_BYTES];
     let z = &sk[hpk_at + SEED_BYTES..hpk_at + 2 * SEED_BYTES];
     let mut m = Secret32([0; SEED_BYTES]);
-    decrypt::<P, A>(sk, ct, &mut m.0);
+    decrypt::<P, A>(arith, sk, ct, &mut m.0);
     let seed = Secret32(hash(mode, &[&m.0, h]));
     let mut same = Choice::from(1);
-    encrypt::<P, A>(mode, pk, &m.0, &seed.0, |at, bytes| {
+    encrypt::<P, A>(arith, mode, pk, &m.0, &seed.0, |at, bytes| {
         same &= ct[at..at + bytes.len()].ct_eq(bytes);
     });
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
@@ -372,7 +386,7 @@ mod dispatch {
     // does not also reserve the portable one's stack.
     #[inline(never)]
     fn soft_keypair<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-        super::keypair::<P, Soft>(mode, coins, pk, sk)
+        super::keypair::<P, Soft>(Soft, mode, coins, pk, sk)
     }
 
     #[inline(never)]
@@ -382,12 +396,12 @@ mod dispatch {
         coins: &[u8; 32],
         ct: &mut [u8],
     ) -> [u8; 32] {
-        super::encapsulate::<P, Soft>(mode, pk, coins, ct)
+        super::encapsulate::<P, Soft>(Soft, mode, pk, coins, ct)
     }
 
     #[inline(never)]
     fn soft_decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-        super::decapsulate::<P, Soft>(mode, sk, ct)
+        super::decapsulate::<P, Soft>(Soft, mode, sk, ct)
     }
 
     fn encapsulate_p<P: Params>(

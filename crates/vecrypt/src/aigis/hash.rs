@@ -62,17 +62,17 @@ pub use super::sponge::{
 /// H: 32 bytes from the concatenation of `parts`.
 #[inline(always)]
 pub fn hash_h(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
-    hash_h_by::<ScalarKeccak>(mode, parts)
+    hash_h_by(ScalarKeccak, mode, parts)
 }
 
 /// [`hash_h`] with the permutation `K` in SHAKE mode.
 #[inline(always)]
-pub fn hash_h_by<K: KeccakF>(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
+pub fn hash_h_by<K: KeccakF>(k: K, mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES] {
     match mode {
         HashMode::Shake => {
             let mut out = [0u8; SEED_BYTES];
-            let mut sponge = Shake::<SHA3_256_RATE>::absorb_with_domain_by::<K>(parts, 0x06);
-            sponge.squeeze_by::<K>(&mut out);
+            let mut sponge = Shake::<SHA3_256_RATE>::absorb_with_domain_by(k, parts, 0x06);
+            sponge.squeeze_by(k, &mut out);
             // The inputs include secrets (coins, m); the state is wiped, not just dropped.
             sponge.state.zeroize();
             out
@@ -83,12 +83,12 @@ pub fn hash_h_by<K: KeccakF>(mode: HashMode, parts: &[&[u8]]) -> [u8; SEED_BYTES
 
 /// G: 64 bytes from `input`, with the permutation `K` in SHAKE mode.
 #[inline(always)]
-pub fn hash_g_by<K: KeccakF>(mode: HashMode, input: &[u8]) -> [u8; 2 * SEED_BYTES] {
+pub fn hash_g_by<K: KeccakF>(k: K, mode: HashMode, input: &[u8]) -> [u8; 2 * SEED_BYTES] {
     let mut out = [0u8; 2 * SEED_BYTES];
     match mode {
         HashMode::Shake => {
-            let mut sponge = Shake::<SHA3_512_RATE>::absorb_with_domain_by::<K>(&[input], 0x06);
-            sponge.squeeze_by::<K>(&mut out);
+            let mut sponge = Shake::<SHA3_512_RATE>::absorb_with_domain_by(k, &[input], 0x06);
+            sponge.squeeze_by(k, &mut out);
             sponge.state.zeroize();
         }
         HashMode::Sm3 => {
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn sm3_mode_g_is_two_counter_blocks() {
-        let g = hash_g_by::<ScalarKeccak>(HashMode::Sm3, b"abc");
+        let g = hash_g_by(ScalarKeccak, HashMode::Sm3, b"abc");
         assert_eq!(g[..32], hash_h(HashMode::Sm3, &[b"abc"]));
         assert_ne!(g[..32], g[32..]);
         let mut p = [0u8; 40];
@@ -268,7 +268,7 @@ mod tests {
                 sha3::Sha3_256::digest(&data)[..],
                 "SHA3-256, {len} bytes"
             );
-            let g = hash_g_by::<ScalarKeccak>(HashMode::Shake, &data);
+            let g = hash_g_by(ScalarKeccak, HashMode::Shake, &data);
             assert_eq!(
                 g[..],
                 sha3::Sha3_512::digest(&data)[..],

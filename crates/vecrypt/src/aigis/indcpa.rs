@@ -40,10 +40,11 @@ pub fn widths(k: usize, first: usize, second: usize) -> [usize; MAX_NOISE] {
 /// (ρ, σ) = G(d).
 #[inline(always)]
 pub fn expand_seed<K: KeccakF>(
+    k: K,
     mode: HashMode,
     d: &[u8; SEED_BYTES],
 ) -> ([u8; SEED_BYTES], Secret32) {
-    let mut g = hash_g_by::<K>(mode, d);
+    let mut g = hash_g_by(k, mode, d);
     let mut rho = [0u8; SEED_BYTES];
     rho.copy_from_slice(&g[..SEED_BYTES]);
     let mut sigma = Secret32([0; SEED_BYTES]);
@@ -64,17 +65,18 @@ impl Drop for Secret32 {
 /// Key generation from the first 32 coins: writes the public key and the packed NTT(s).
 #[inline(always)]
 pub fn keypair<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     d: &[u8; SEED_BYTES],
     pk: &mut [u8],
     sk_poly: &mut [u8],
 ) {
     let k = P::K;
-    let (rho, sigma) = expand_seed::<A::Keccak>(mode, d);
+    let (rho, sigma) = expand_seed(arith.keccak(), mode, d);
     let mut a: Matrix = Default::default();
-    A::gen_matrix(mode, &rho, k, false, &mut a);
+    arith.gen_matrix(mode, &rho, k, false, &mut a);
     let mut noise = Secret::<MAX_NOISE>::default();
-    A::noise(
+    arith.noise(
         mode,
         &sigma.0,
         &widths(k, P::ETA_S, P::ETA_E)[..2 * k],
@@ -82,15 +84,15 @@ pub fn keypair<P: Params, A: Arith>(
     );
     let (s, e) = noise.0.split_at_mut(k);
     for p in s.iter_mut() {
-        A::ntt(p);
+        arith.ntt(p);
     }
     let mut t = Poly::default();
     for i in 0..k {
-        A::mul_acc(&mut t, &a[i][..k], s);
-        A::invntt(&mut t);
+        arith.mul_acc(&mut t, &a[i][..k], s);
+        arith.invntt(&mut t);
         t.add_assign(&e[i]);
-        A::freeze(&mut t);
-        A::compress(
+        arith.freeze(&mut t);
+        arith.compress(
             &mut pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8],
             &t,
             P::D_T,
@@ -98,7 +100,7 @@ pub fn keypair<P: Params, A: Arith>(
     }
     pk[P::PK_POLYVEC_BYTES..P::PK_BYTES].copy_from_slice(&rho);
     for (i, p) in s.iter_mut().enumerate() {
-        A::freeze(p);
+        arith.freeze(p);
         pack13(&mut sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES], p);
     }
     wipe_polys(core::slice::from_mut(&mut t));
@@ -116,6 +118,7 @@ pub fn rho_of<P: Params>(pk: &[u8]) -> [u8; SEED_BYTES] {
 /// generated from the ρ of `pk`.
 #[inline(always)]
 pub fn encrypt_with_matrix<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     pk: &[u8],
     at: &Matrix,
@@ -126,11 +129,11 @@ pub fn encrypt_with_matrix<P: Params, A: Arith>(
     let k = P::K;
     let mut that = [Poly::default(); MAX_K];
     for (i, p) in that.iter_mut().enumerate().take(k) {
-        A::decompress(p, &pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8], P::D_T);
-        A::ntt(p);
+        arith.decompress(p, &pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8], P::D_T);
+        arith.ntt(p);
     }
     let mut noise = Secret::<MAX_NOISE>::default();
-    A::noise(
+    arith.noise(
         mode,
         coins,
         &widths(k, P::ETA_S, P::ETA_E)[..2 * k + 1],
@@ -138,50 +141,50 @@ pub fn encrypt_with_matrix<P: Params, A: Arith>(
     );
     let (r, errors) = noise.0.split_at_mut(k);
     for p in r.iter_mut() {
-        A::ntt(p);
+        arith.ntt(p);
     }
     let mut u = Secret::<1>::default();
     for i in 0..k {
-        A::mul_acc(&mut u.0[0], &at[i][..k], r);
-        A::invntt(&mut u.0[0]);
+        arith.mul_acc(&mut u.0[0], &at[i][..k], r);
+        arith.invntt(&mut u.0[0]);
         u.0[0].add_assign(&errors[i]);
-        A::freeze(&mut u.0[0]);
-        A::compress(
+        arith.freeze(&mut u.0[0]);
+        arith.compress(
             &mut ct[i * N * P::D_U / 8..(i + 1) * N * P::D_U / 8],
             &u.0[0],
             P::D_U,
         );
     }
     let mut v = Secret::<2>::default();
-    A::mul_acc(&mut v.0[0], &that[..k], r);
-    A::invntt(&mut v.0[0]);
+    arith.mul_acc(&mut v.0[0], &that[..k], r);
+    arith.invntt(&mut v.0[0]);
     v.0[0].add_assign(&errors[k]);
     from_msg(&mut v.0[1], m);
     let [v0, v1] = &mut v.0;
     v0.sub_assign(v1);
-    A::freeze(v0);
-    A::compress(&mut ct[P::CT_U_BYTES..P::CT_BYTES], v0, P::D_V);
+    arith.freeze(v0);
+    arith.compress(&mut ct[P::CT_U_BYTES..P::CT_BYTES], v0, P::D_V);
 }
 
 /// Decryption: the message bits of `ct` under the packed NTT(s).
 #[inline(always)]
-pub fn decrypt<P: Params, A: Arith>(sk_poly: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) {
+pub fn decrypt<P: Params, A: Arith>(arith: A, sk_poly: &[u8], ct: &[u8], m: &mut [u8; SEED_BYTES]) {
     let k = P::K;
     let mut s = Secret::<MAX_K>::default();
     for (i, p) in s.0.iter_mut().enumerate().take(k) {
-        A::unpack_sk(p, &sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES]);
+        arith.unpack_sk(p, &sk_poly[i * POLY_BYTES..(i + 1) * POLY_BYTES]);
     }
     let mut u = [Poly::default(); MAX_K];
     for (i, p) in u.iter_mut().enumerate().take(k) {
-        A::decompress(p, &ct[i * N * P::D_U / 8..(i + 1) * N * P::D_U / 8], P::D_U);
-        A::ntt(p);
+        arith.decompress(p, &ct[i * N * P::D_U / 8..(i + 1) * N * P::D_U / 8], P::D_U);
+        arith.ntt(p);
     }
     let mut x = Secret::<2>::default();
-    A::mul_acc(&mut x.0[0], &s.0[..k], &u[..k]);
-    A::invntt(&mut x.0[0]);
-    A::decompress(&mut x.0[1], &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
+    arith.mul_acc(&mut x.0[0], &s.0[..k], &u[..k]);
+    arith.invntt(&mut x.0[0]);
+    arith.decompress(&mut x.0[1], &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
     let [x0, x1] = &mut x.0;
     x0.sub_assign(x1);
-    A::freeze(x0);
+    arith.freeze(x0);
     to_msg(m, x0);
 }

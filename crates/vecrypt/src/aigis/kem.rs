@@ -18,6 +18,7 @@ pub const MAX_CT_BYTES: usize = MAX_K * N * 11 / 8 + N * 5 / 8;
 /// implicit rejection.
 #[inline(always)]
 pub fn keypair<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     coins: &[u8; 64],
     pk: &mut [u8],
@@ -25,28 +26,30 @@ pub fn keypair<P: Params, A: Arith>(
 ) {
     let mut d = Secret32([0; SEED_BYTES]);
     d.0.copy_from_slice(&coins[..SEED_BYTES]);
-    indcpa::keypair::<P, A>(mode, &d.0, pk, &mut sk[..P::SK_POLYVEC_BYTES]);
+    indcpa::keypair::<P, A>(arith, mode, &d.0, pk, &mut sk[..P::SK_POLYVEC_BYTES]);
     let pk_end = P::SK_POLYVEC_BYTES + P::PK_BYTES;
     sk[P::SK_POLYVEC_BYTES..pk_end].copy_from_slice(pk);
-    sk[pk_end..pk_end + SEED_BYTES].copy_from_slice(&hash_h_by::<A::Keccak>(mode, &[pk]));
+    sk[pk_end..pk_end + SEED_BYTES].copy_from_slice(&hash_h_by(arith.keccak(), mode, &[pk]));
     sk[pk_end + SEED_BYTES..].copy_from_slice(&coins[SEED_BYTES..]);
 }
 
 /// Âᵀ for `pk`, and the hashes `hashes` (which the backend may compute beside it).
 #[inline(always)]
 fn transposed_matrix<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     pk: &[u8],
     hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
 ) -> Matrix {
     let mut at: Matrix = Default::default();
-    A::matrix_and_hashes(mode, &indcpa::rho_of::<P>(pk), P::K, true, &mut at, hashes);
+    arith.matrix_and_hashes(mode, &indcpa::rho_of::<P>(pk), P::K, true, &mut at, hashes);
     at
 }
 
 /// Encapsulation from 32 coins: returns the shared secret.
 #[inline(always)]
 pub fn encapsulate<P: Params, A: Arith>(
+    arith: A,
     mode: HashMode,
     pk: &[u8],
     coins: &[u8; SEED_BYTES],
@@ -54,33 +57,46 @@ pub fn encapsulate<P: Params, A: Arith>(
 ) -> [u8; SEED_BYTES] {
     let mut m = Secret32([0; SEED_BYTES]);
     let mut h = [0u8; SEED_BYTES];
-    let at = transposed_matrix::<P, A>(mode, pk, &mut [(coins, &mut m.0), (pk, &mut h)]);
-    let seed = Secret32(hash_h_by::<A::Keccak>(mode, &[&m.0, &h]));
-    indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, ct);
-    let hc = hash_h_by::<A::Keccak>(mode, &[ct]);
-    hash_h_by::<A::Keccak>(mode, &[&m.0, &h, &hc])
+    let at = transposed_matrix::<P, A>(arith, mode, pk, &mut [(coins, &mut m.0), (pk, &mut h)]);
+    let seed = Secret32(hash_h_by(arith.keccak(), mode, &[&m.0, &h]));
+    indcpa::encrypt_with_matrix::<P, A>(arith, mode, pk, &at, &m.0, &seed.0, ct);
+    let hc = hash_h_by(arith.keccak(), mode, &[ct]);
+    hash_h_by(arith.keccak(), mode, &[&m.0, &h, &hc])
 }
 
 /// Decapsulation. Never fails: a ciphertext that does not re-encrypt to itself yields
 /// H(z ‖ H(pk) ‖ H(ct)), chosen without branching on the comparison.
 #[inline(always)]
-pub fn decapsulate<P: Params, A: Arith>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; SEED_BYTES] {
+pub fn decapsulate<P: Params, A: Arith>(
+    arith: A,
+    mode: HashMode,
+    sk: &[u8],
+    ct: &[u8],
+) -> [u8; SEED_BYTES] {
     let pk = &sk[P::SK_POLYVEC_BYTES..P::SK_POLYVEC_BYTES + P::PK_BYTES];
     let hpk_at = P::SK_POLYVEC_BYTES + P::PK_BYTES;
     let h = &sk[hpk_at..hpk_at + SEED_BYTES];
     let z = &sk[hpk_at + SEED_BYTES..hpk_at + 2 * SEED_BYTES];
     let mut m = Secret32([0; SEED_BYTES]);
-    indcpa::decrypt::<P, A>(&sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
-    let seed = Secret32(hash_h_by::<A::Keccak>(mode, &[&m.0, h]));
+    indcpa::decrypt::<P, A>(arith, &sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
+    let seed = Secret32(hash_h_by(arith.keccak(), mode, &[&m.0, h]));
     let mut hc = [0u8; SEED_BYTES];
-    let at = transposed_matrix::<P, A>(mode, pk, &mut [(ct, &mut hc)]);
+    let at = transposed_matrix::<P, A>(arith, mode, pk, &mut [(ct, &mut hc)]);
     let mut again = [0u8; MAX_CT_BYTES];
-    indcpa::encrypt_with_matrix::<P, A>(mode, pk, &at, &m.0, &seed.0, &mut again[..P::CT_BYTES]);
+    indcpa::encrypt_with_matrix::<P, A>(
+        arith,
+        mode,
+        pk,
+        &at,
+        &m.0,
+        &seed.0,
+        &mut again[..P::CT_BYTES],
+    );
     let same = again[..P::CT_BYTES].ct_eq(ct);
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
         *mi = u8::conditional_select(zi, mi, same);
     }
-    let ss = hash_h_by::<A::Keccak>(mode, &[&m.0, h, &hc]);
+    let ss = hash_h_by(arith.keccak(), mode, &[&m.0, h, &hc]);
     crate::wipe::bytes(&mut again);
     ss
 }

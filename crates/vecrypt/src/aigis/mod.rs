@@ -352,7 +352,7 @@ mod dispatch {
         if super::native::keypair::<P>(b, mode, coins, pk, sk) {
             return;
         }
-        super::kem::keypair::<P, Soft>(mode, coins, pk, sk)
+        super::kem::keypair::<P, Soft>(Soft, mode, coins, pk, sk)
     }
 
     fn encapsulate_p<P: Params>(
@@ -365,13 +365,13 @@ mod dispatch {
         if let Some(ss) = super::native::encapsulate::<P>(b, mode, pk, coins, ct) {
             return ss;
         }
-        super::kem::encapsulate::<P, Soft>(mode, pk, coins, ct)
+        super::kem::encapsulate::<P, Soft>(Soft, mode, pk, coins, ct)
     }
 
     fn decapsulate_p<P: Params>(mode: HashMode, b: Backend, sk: &[u8], ct: &[u8]) -> [u8; 32] {
         if let Some(ss) = super::native::decapsulate::<P>(b, mode, sk, ct) {
             return ss;
         }
-        super::kem::decapsulate::<P, Soft>(mode, sk, ct)
+        super::kem::decapsulate::<P, Soft>(Soft, mode, sk, ct)
     }
 }

@@ -10,28 +10,35 @@ use super::poly::Poly;
 use super::sampling::parse_exact;
 
 /// The portable backend.
+#[derive(Clone, Copy)]
 pub struct Soft;
 
 impl Arith for Soft {
     type Keccak = super::hash::ScalarKeccak;
 
     #[inline(always)]
-    fn ntt(p: &mut Poly) {
+    fn keccak(self) -> Self::Keccak {
+        super::hash::ScalarKeccak
+    }
+
+    #[inline(always)]
+    fn ntt(self, p: &mut Poly) {
         ntt::ntt(p);
     }
 
     #[inline(always)]
-    fn invntt(p: &mut Poly) {
+    fn invntt(self, p: &mut Poly) {
         ntt::invntt(p);
     }
 
     #[inline(always)]
-    fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
+    fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]) {
         ntt::mul_acc(r, a, b);
     }
 
     #[inline(always)]
     fn gen_matrix(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -39,12 +46,13 @@ impl Arith for Soft {
         a: &mut Matrix,
     ) {
         for (i, row) in a.iter_mut().enumerate().take(k) {
-            Self::gen_row(mode, rho, k, i, transposed, row);
+            self.gen_row(mode, rho, k, i, transposed, row);
         }
     }
 
     #[inline(always)]
     fn gen_row(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -59,7 +67,7 @@ impl Arith for Soft {
     }
 
     #[inline(always)]
-    fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+    fn noise(self, mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         let mut buf = [0u8; 8 * 256 / 4];
         for (nonce, (&eta, poly)) in etas.iter().zip(out.iter_mut()).enumerate() {
             let n = noise_bytes(eta);
@@ -70,12 +78,12 @@ impl Arith for Soft {
     }
 
     #[inline(always)]
-    fn compress(out: &mut [u8], p: &Poly, d: usize) {
+    fn compress(self, out: &mut [u8], p: &Poly, d: usize) {
         compress_poly(out, p, d);
     }
 
     #[inline(always)]
-    fn decompress(p: &mut Poly, bytes: &[u8], d: usize) {
+    fn decompress(self, p: &mut Poly, bytes: &[u8], d: usize) {
         decompress_poly(p, bytes, d);
     }
 }

@@ -182,16 +182,19 @@ pub fn keccak_f1600(s: &mut [u64; 25]) {
 
 /// A Keccak-f\[1600\] for the one-state sponges (the hashes H and G); a backend may bring a
 /// faster one than [`keccak_f1600`].
-pub trait KeccakF {
-    fn permute(s: &mut [u64; 25]);
+/// A value of the type is the proof that the CPU runs it: a backend's permutation is
+/// only handed out by that backend's [`super::arith::Arith::keccak`].
+pub trait KeccakF: Copy {
+    fn permute(self, s: &mut [u64; 25]);
 }
 
 /// [`keccak_f1600`] on general-purpose registers.
+#[derive(Clone, Copy)]
 pub struct ScalarKeccak;
 
 impl KeccakF for ScalarKeccak {
     #[inline(always)]
-    fn permute(s: &mut [u64; 25]) {
+    fn permute(self, s: &mut [u64; 25]) {
         keccak_f1600(s);
     }
 }
@@ -229,16 +232,16 @@ impl<const RATE: usize> Shake<RATE> {
     /// Absorbs and pads with `domain` (0x1F for SHAKE, 0x06 for SHA-3).
     #[inline(always)]
     fn absorb_with_domain(parts: &[&[u8]], domain: u8) -> Self {
-        Self::absorb_with_domain_by::<ScalarKeccak>(parts, domain)
+        Self::absorb_with_domain_by(ScalarKeccak, parts, domain)
     }
 
     /// [`Self::absorb_with_domain`] with the permutation `K`.
     #[inline(always)]
-    pub(super) fn absorb_with_domain_by<K: KeccakF>(parts: &[&[u8]], domain: u8) -> Self {
+    pub(super) fn absorb_with_domain_by<K: KeccakF>(k: K, parts: &[&[u8]], domain: u8) -> Self {
         let mut state = [0u64; 25];
         let mut at = 0;
         for p in parts {
-            absorb_bytes::<RATE, K>(&mut state, &mut at, p);
+            absorb_bytes::<RATE, K>(k, &mut state, &mut at, p);
         }
         xor_byte(&mut state, at, domain);
         xor_byte(&mut state, RATE - 1, 0x80);
@@ -248,15 +251,15 @@ impl<const RATE: usize> Shake<RATE> {
     /// Next `out.len()` bytes of output, whole 64-bit words where they line up.
     #[inline(always)]
     pub fn squeeze(&mut self, out: &mut [u8]) {
-        self.squeeze_by::<ScalarKeccak>(out);
+        self.squeeze_by(ScalarKeccak, out);
     }
 
     /// [`Self::squeeze`] with the permutation `K`.
     #[inline(always)]
-    pub(super) fn squeeze_by<K: KeccakF>(&mut self, mut out: &mut [u8]) {
+    pub(super) fn squeeze_by<K: KeccakF>(&mut self, k: K, mut out: &mut [u8]) {
         while !out.is_empty() {
             if self.used == RATE {
-                K::permute(&mut self.state);
+                k.permute(&mut self.state);
                 self.used = 0;
             }
             if self.used.is_multiple_of(8) && out.len() >= 8 {
@@ -283,6 +286,7 @@ impl<const RATE: usize> Shake<RATE> {
 /// block; whole 64-bit words where they line up, which is the common case.
 #[inline(always)]
 fn absorb_bytes<const RATE: usize, K: KeccakF>(
+    k: K,
     state: &mut [u64; 25],
     at: &mut usize,
     mut data: &[u8],
@@ -307,7 +311,7 @@ fn absorb_bytes<const RATE: usize, K: KeccakF>(
             data = &data[1..];
         }
         if *at == RATE {
-            K::permute(state);
+            k.permute(state);
             *at = 0;
         }
     }

@@ -160,17 +160,29 @@ pub(super) fn parse_vbmi(buf: &[u8], r: &mut Poly) -> bool {
     count >= N
 }
 
-/// The AVX-512 backend.
-pub struct Avx512;
+/// The AVX-512 backend. A value is the proof that the CPU runs it: the only way to make
+/// one is [`Avx512::new`], which is compiled for the backend's features.
+#[derive(Clone, Copy)]
+pub struct Avx512(());
 
-/// The one-state Keccak on 128-bit registers with AVX-512VL logic and rotations.
-pub struct VlKeccak;
+impl Avx512 {
+    /// The backend, inside code compiled for its features.
+    #[kernel(AIGIS_AVX512)]
+    #[inline]
+    pub fn new() -> Self {
+        Avx512(())
+    }
+}
+
+/// The one-state Keccak on 128-bit registers with AVX-512VL logic and rotations; only
+/// handed out by an [`Avx512`] value, hence a proof of the same features.
+#[derive(Clone, Copy)]
+pub struct VlKeccak(());
 
 impl KeccakF for VlKeccak {
     #[inline(always)]
-    fn permute(s: &mut [u64; 25]) {
-        // SAFETY: `VlKeccak` is only used by `Avx512`, inside the entry points below, after
-        // the CPU check (which includes AVX-512VL).
+    fn permute(self, s: &mut [u64; 25]) {
+        // SAFETY: `self` exists, so an `Avx512` existed: the CPU runs AVX-512VL.
         unsafe { f1600_x1_vl(s) }
     }
 }
@@ -179,26 +191,31 @@ impl Arith for Avx512 {
     type Keccak = VlKeccak;
 
     #[inline(always)]
-    fn ntt(p: &mut Poly) {
-        // SAFETY: `Avx512` is only used inside the entry points below, after the CPU check
-        // (which includes AVX2).
+    fn keccak(self) -> Self::Keccak {
+        VlKeccak(())
+    }
+
+    #[inline(always)]
+    fn ntt(self, p: &mut Poly) {
+        // SAFETY: `self` exists, so the CPU runs the backend's features (see the type).
         unsafe { avx512_ntt::ntt(p) }
     }
 
     #[inline(always)]
-    fn invntt(p: &mut Poly) {
-        // SAFETY: as for `ntt`.
+    fn invntt(self, p: &mut Poly) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { avx512_ntt::invntt(p) }
     }
 
     #[inline(always)]
-    fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
-        // SAFETY: as for `ntt`.
+    fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { avx512_ntt::mul_acc(r, a, b) }
     }
 
     #[inline(always)]
     fn gen_matrix(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -207,14 +224,14 @@ impl Arith for Avx512 {
     ) {
         let (jobs, n) = matrix_jobs(k, transposed);
         if mode == HashMode::Sm3 {
-            // SAFETY: as for `ntt`.
+            // SAFETY: `self` proves the features, as for `ntt`.
             return unsafe { avx2::gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()) };
         }
         // A remainder of one entry (k = 3: 8 + 1) is cheaper on the scalar Keccak, and one
         // of two to four on four lanes, than on a mostly idle eight-lane permutation.
         let rest = n % 8;
         let flat = a.as_flattened_mut();
-        // SAFETY: as for `ntt`.
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe {
             match rest {
                 0 | 5.. => gen_entries(rho, &jobs[..n], flat),
@@ -233,6 +250,7 @@ impl Arith for Avx512 {
 
     #[inline(always)]
     fn gen_row(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -241,45 +259,45 @@ impl Arith for Avx512 {
         row: &mut [Poly; MAX_K],
     ) {
         if mode == HashMode::Sm3 {
-            return Soft::gen_row(mode, rho, k, i, transposed, row);
+            return Soft.gen_row(mode, rho, k, i, transposed, row);
         }
-        // SAFETY: as for `ntt`.
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { four_lanes::gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
     }
 
     avx2::matrix_and_hashes_on_lanes!();
 
     #[inline(always)]
-    fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+    fn noise(self, mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         match mode {
-            // SAFETY: as for `ntt`.
+            // SAFETY: `self` proves the features, as for `ntt`.
             HashMode::Shake => unsafe { noise_shake(seed, etas, out) },
-            // SAFETY: as for `ntt`.
+            // SAFETY: `self` proves the features, as for `ntt`.
             HashMode::Sm3 => unsafe { avx2::noise_sm3(seed, etas, out) },
         }
     }
 
     #[inline(always)]
-    fn unpack_sk(p: &mut Poly, bytes: &[u8]) {
-        // SAFETY: as for `ntt`.
+    fn unpack_sk(self, p: &mut Poly, bytes: &[u8]) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { unpack_sk_vbmi(p, bytes) }
     }
 
     #[inline(always)]
-    fn freeze(p: &mut Poly) {
-        // SAFETY: as for `ntt`.
+    fn freeze(self, p: &mut Poly) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { avx2::freeze(p) }
     }
 
     #[inline(always)]
-    fn compress(out: &mut [u8], p: &Poly, d: usize) {
-        // SAFETY: as for `ntt`.
+    fn compress(self, out: &mut [u8], p: &Poly, d: usize) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { avx2::compress(out, p, d) }
     }
 
     #[inline(always)]
-    fn decompress(p: &mut Poly, bytes: &[u8], d: usize) {
-        // SAFETY: as for `ntt`.
+    fn decompress(self, p: &mut Poly, bytes: &[u8], d: usize) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe {
             match d {
                 1 => decompress_vbmi::<1>(p, bytes),
@@ -289,7 +307,7 @@ impl Arith for Avx512 {
                 9 => decompress_vbmi::<9>(p, bytes),
                 10 => decompress_vbmi::<10>(p, bytes),
                 11 => decompress_vbmi::<11>(p, bytes),
-                _ => Soft::decompress(p, bytes, d),
+                _ => Soft.decompress(p, bytes, d),
             }
         }
     }
@@ -326,6 +344,8 @@ mod tests {
         if !runs() {
             return;
         }
+        // SAFETY: the CPU check is just above.
+        let avx512 = unsafe { Avx512::new() };
         let mut x = 0x9e37_79b9u32;
         let mut bytes = [0u8; 512];
         for round in 0..64 {
@@ -338,15 +358,14 @@ mod tests {
             for d in [1usize, 3, 4, 5, 9, 10, 11] {
                 let mut want = Poly::default();
                 let mut got = Poly::default();
-                Soft::decompress(&mut want, &bytes[..N * d / 8], d);
-                // The CPU check is above.
-                <Avx512 as Arith>::decompress(&mut got, &bytes[..N * d / 8], d);
+                Soft.decompress(&mut want, &bytes[..N * d / 8], d);
+                avx512.decompress(&mut got, &bytes[..N * d / 8], d);
                 assert_eq!(got, want, "d = {d}, round {round}");
             }
             let mut want = Poly::default();
             let mut got = Poly::default();
-            Soft::unpack_sk(&mut want, &bytes[..416]);
-            <Avx512 as Arith>::unpack_sk(&mut got, &bytes[..416]);
+            Soft.unpack_sk(&mut want, &bytes[..416]);
+            avx512.unpack_sk(&mut got, &bytes[..416]);
             want.freeze();
             assert_eq!(got, want, "sk, round {round}");
             for len in [480usize, 504] {

@@ -96,6 +96,6 @@ pub fn compress(out: &mut [u8], p: &Poly, d: usize) {
         9 => compress_vec::<9>(out, p),
         10 => compress_vec::<10>(out, p),
         11 => compress_vec::<11>(out, p),
-        _ => Soft::compress(out, p, d),
+        _ => Soft.compress(out, p, d),
     }
 }

@@ -258,6 +258,7 @@ macro_rules! matrix_and_hashes_on_lanes {
     () => {
         #[inline(always)]
         fn matrix_and_hashes(
+            self,
             mode: HashMode,
             rho: &[u8; SEED_BYTES],
             k: usize,
@@ -266,13 +267,12 @@ macro_rules! matrix_and_hashes_on_lanes {
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
         ) {
             if mode == HashMode::Sm3 {
-                return $crate::aigis::arith::default_matrix_and_hashes::<Self>(
-                    mode, rho, k, transposed, a, hashes,
+                return $crate::aigis::arith::default_matrix_and_hashes(
+                    self, mode, rho, k, transposed, a, hashes,
                 );
             }
             let (jobs, n) = $crate::aigis::x86::avx2::matrix_jobs(k, transposed);
-            // SAFETY: the backend's methods are only called inside its entry points, after
-            // the CPU check.
+            // SAFETY: `self` exists, so the CPU runs the backend (see its type).
             unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
         }
     };

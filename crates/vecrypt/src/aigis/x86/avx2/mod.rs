@@ -40,32 +40,50 @@ pub(crate) use lanes::*;
 pub(crate) use noise::*;
 pub(crate) use ntt::*;
 
-/// The AVX2 backend.
-pub struct Avx2;
+/// The AVX2 backend. A value is the proof that the CPU runs it: the only way to make one is
+/// [`Avx2::new`], which is compiled for the backend's features, so the compiler lets only
+/// code with those features (or an `unsafe` block after the CPU check) call it.
+#[derive(Clone, Copy)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// The backend, inside code compiled for its features.
+    #[kernel(AIGIS_AVX2)]
+    #[inline]
+    pub fn new() -> Self {
+        Avx2(())
+    }
+}
 
 impl Arith for Avx2 {
     type Keccak = super::hash::ScalarKeccak;
 
     #[inline(always)]
-    fn ntt(p: &mut Poly) {
-        // SAFETY: `Avx2` is only used inside the AVX2 entry points below, after the check.
+    fn keccak(self) -> Self::Keccak {
+        super::hash::ScalarKeccak
+    }
+
+    #[inline(always)]
+    fn ntt(self, p: &mut Poly) {
+        // SAFETY: `self` exists, so the CPU runs AVX2 and the features below (see the type).
         unsafe { ntt(p) }
     }
 
     #[inline(always)]
-    fn invntt(p: &mut Poly) {
-        // SAFETY: as for `ntt`.
+    fn invntt(self, p: &mut Poly) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { invntt(p) }
     }
 
     #[inline(always)]
-    fn mul_acc(r: &mut Poly, a: &[Poly], b: &[Poly]) {
-        // SAFETY: as for `ntt`.
+    fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { mul_acc(r, a, b) }
     }
 
     #[inline(always)]
     fn gen_matrix(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -73,7 +91,7 @@ impl Arith for Avx2 {
         a: &mut Matrix,
     ) {
         let (jobs, n) = matrix_jobs(k, transposed);
-        // SAFETY: as for `ntt`.
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe {
             match mode {
                 HashMode::Shake => gen_entries(rho, &jobs[..n], a.as_flattened_mut()),
@@ -84,6 +102,7 @@ impl Arith for Avx2 {
 
     #[inline(always)]
     fn gen_row(
+        self,
         mode: HashMode,
         rho: &[u8; SEED_BYTES],
         k: usize,
@@ -92,39 +111,39 @@ impl Arith for Avx2 {
         row: &mut [Poly; MAX_K],
     ) {
         if mode == HashMode::Sm3 {
-            return Soft::gen_row(mode, rho, k, i, transposed, row);
+            return Soft.gen_row(mode, rho, k, i, transposed, row);
         }
-        // SAFETY: as for `ntt`.
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { gen_entries(rho, &row_jobs(k, i, transposed)[..k], row) }
     }
 
     matrix_and_hashes_on_lanes!();
 
     #[inline(always)]
-    fn noise(mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+    fn noise(self, mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
         match mode {
-            // SAFETY: as for `ntt`.
+            // SAFETY: `self` proves the features, as for `ntt`.
             HashMode::Shake => unsafe { noise_shake(seed, etas, out) },
-            // SAFETY: as for `ntt`.
+            // SAFETY: `self` proves the features, as for `ntt`.
             HashMode::Sm3 => unsafe { noise_sm3(seed, etas, out) },
         }
     }
 
     #[inline(always)]
-    fn freeze(p: &mut Poly) {
-        // SAFETY: as for `ntt`.
+    fn freeze(self, p: &mut Poly) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { freeze(p) }
     }
 
     #[inline(always)]
-    fn compress(out: &mut [u8], p: &Poly, d: usize) {
-        // SAFETY: as for `ntt`.
+    fn compress(self, out: &mut [u8], p: &Poly, d: usize) {
+        // SAFETY: `self` proves the features, as for `ntt`.
         unsafe { compress(out, p, d) }
     }
 
     #[inline(always)]
-    fn decompress(p: &mut Poly, bytes: &[u8], d: usize) {
-        Soft::decompress(p, bytes, d)
+    fn decompress(self, p: &mut Poly, bytes: &[u8], d: usize) {
+        Soft.decompress(p, bytes, d)
     }
 }
 
@@ -147,7 +166,7 @@ macro_rules! kem_entry_points {
         ) -> bool {
             #[kernel($kernel)]
             fn inner<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-                $scheme::keypair::<P, $arith>(mode, coins, pk, sk)
+                $scheme::keypair::<P, $arith>(<$arith>::new(), mode, coins, pk, sk)
             }
             if !runs() {
                 return false;
@@ -171,7 +190,7 @@ macro_rules! kem_entry_points {
                 coins: &[u8; 32],
                 ct: &mut [u8],
             ) -> [u8; 32] {
-                $scheme::encapsulate::<P, $arith>(mode, pk, coins, ct)
+                $scheme::encapsulate::<P, $arith>(<$arith>::new(), mode, pk, coins, ct)
             }
             // SAFETY: the features are checked first.
             runs().then(|| unsafe { inner::<P>(mode, pk, coins, ct) })
@@ -181,7 +200,7 @@ macro_rules! kem_entry_points {
         pub fn $decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
             #[kernel($kernel)]
             fn inner<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-                $scheme::decapsulate::<P, $arith>(mode, sk, ct)
+                $scheme::decapsulate::<P, $arith>(<$arith>::new(), mode, sk, ct)
             }
             // SAFETY: the features are checked first.
             runs().then(|| unsafe { inner::<P>(mode, sk, ct) })
@@ -244,7 +263,8 @@ pub fn check_entries_and_hashes(w: usize, engine: LaneEngine) {
                 let rho: [u8; SEED_BYTES] = core::array::from_fn(|i| data[i + t] ^ k as u8);
                 let mut want: Matrix = Default::default();
                 let (mut w1, mut w2) = ([0u8; 32], [0u8; 32]);
-                default_matrix_and_hashes::<Soft>(
+                default_matrix_and_hashes(
+                    Soft,
                     HashMode::Shake,
                     &rho,
                     k,
@@ -364,7 +384,7 @@ mod tests {
                 }
                 let mut want = [0u8; N * 11 / 8 + 1];
                 let mut got = [0xa5u8; N * 11 / 8 + 1];
-                Soft::compress(&mut want, &p, d);
+                Soft.compress(&mut want, &p, d);
                 // SAFETY: AVX2 was checked above.
                 unsafe {
                     match d {
