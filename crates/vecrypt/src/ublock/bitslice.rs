@@ -240,16 +240,23 @@ pub(super) fn plane_keys<V: Variant>(rk: &RoundKeys) -> PlaneKeys {
 #[inline(always)]
 pub(super) fn slot_keys<L: Lanes, V: Variant>(keys: &[&RoundKeys], out: &mut [State<L>]) {
     let n = V::BLOCK;
-    let mut rows = [0u8; 1024];
-    let batch = &mut rows[..8 * L::BYTES];
-    let folded: Vec<RoundKeys> = keys.iter().map(|k| folded::<V>(k)).collect();
-    for (i, planes) in out.iter_mut().enumerate().take(V::ROUNDS + 1) {
-        for (s, block) in batch.chunks_exact_mut(n).enumerate() {
-            block.copy_from_slice(&folded[s % folded.len()].0[i][..n]);
+    // One batch of key rows per round, filled key by key so that only one folded schedule
+    // exists at a time; everything is on the stack and wiped.
+    let mut rows = [[0u8; 512]; 25];
+    let bytes = 8 * L::BYTES;
+    for (j, key) in keys.iter().enumerate() {
+        let mut f = folded::<V>(key);
+        for (row, round) in rows.iter_mut().zip(f.0.iter()).take(V::ROUNDS + 1) {
+            for block in row[..bytes].chunks_exact_mut(n).skip(j).step_by(keys.len()) {
+                block.copy_from_slice(&round[..n]);
+            }
         }
-        *planes = L::load_batch::<V>(batch);
+        f.zeroize();
     }
-    crate::wipe::bytes(batch);
+    for (planes, row) in out.iter_mut().zip(rows.iter()).take(V::ROUNDS + 1) {
+        *planes = L::load_batch::<V>(&row[..bytes]);
+    }
+    crate::wipe::set(&mut rows, [[0; 512]; 25]);
 }
 
 #[inline(always)]

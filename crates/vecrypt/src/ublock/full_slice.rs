@@ -419,8 +419,7 @@ pub(super) fn decrypt<L: Lanes, V: Variant>(
 /// Overwrites a state that held keystream or key-dependent values.
 #[inline(always)]
 pub(super) fn wipe_state<L: Lanes>(s: &mut Sliced<L>) {
-    *s = [L::splat(0); BITS];
-    core::hint::black_box(s);
+    crate::wipe::set(s, [L::splat(0); BITS]);
 }
 
 /// The state of a batch and its scratch, as the two halves of one array.

@@ -26,6 +26,16 @@ pub fn value<T: Copy + Default>(x: &mut T) {
     compiler_fence(Ordering::SeqCst);
 }
 
+/// Overwrites `x` with `v` (zero registers, say) through one volatile store: for values
+/// without a [`Default`], such as SIMD registers and arrays of them.
+#[inline(always)]
+pub fn set<T: Copy>(x: &mut T, v: T) {
+    // SAFETY: `x` is a valid, aligned, exclusive reference and `v` a valid `T`; `T: Copy`
+    // has no drop glue, so overwriting without dropping leaks nothing.
+    unsafe { core::ptr::write_volatile(x, v) };
+    compiler_fence(Ordering::SeqCst);
+}
+
 /// Zeroes a fixed-size array of integers with one volatile store of the whole array, which
 /// the compiler writes as a few register-wide stores: the cheap wipe for the blocks, pads
 /// and keystream of one call.

@@ -312,9 +312,8 @@ impl KeyRounds for NibbleKeys {
 impl Drop for NibbleKeys {
     fn drop(&mut self) {
         for round in self.0.iter_mut() {
-            *round = ([zero(); 2], [zero(); 2]);
+            crate::wipe::set(round, ([zero(); 2], [zero(); 2]));
         }
-        core::hint::black_box(&self.0);
     }
 }
 
@@ -558,8 +557,7 @@ fn encrypt_one_with_key_px<V: Variant>(key: &[u8], block: &mut [u8]) {
         (x0, x1) = encrypt_round::<V>(&t, &fold::<V>(&l, &r), &x0, &x1);
     }
     store_block::<V>(&x0, &x1, block);
-    reg.0 = [zero(); 4];
-    core::hint::black_box(&reg.0);
+    crate::wipe::set(&mut reg.0, [zero(); 4]);
 }
 
 /// The first 16 entries of a key-schedule nibble gather, starting at `from`, as `pshufb`

@@ -318,9 +318,8 @@ impl PairedKeys {
 impl Drop for PairedKeys {
     fn drop(&mut self) {
         for round in self.0.iter_mut() {
-            *round = ([zero(); 2], [zero(); 2]);
+            crate::wipe::set(round, ([zero(); 2], [zero(); 2]));
         }
-        core::hint::black_box(&self.0);
     }
 }
 
@@ -390,8 +389,7 @@ fn by_fours<V: Variant>(buf: &mut [u8], mut f: impl FnMut(&mut [u8])) {
         padded[..tail.len()].copy_from_slice(tail);
         f(&mut padded[..step]);
         tail.copy_from_slice(&padded[..tail.len()]);
-        padded.fill(0);
-        core::hint::black_box(&padded);
+        crate::wipe::array(&mut padded);
     }
 }
 
@@ -470,8 +468,7 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
             iv.copy_from_slice(&buf[last..]);
         }
     }
-    slots.fill(0);
-    core::hint::black_box(slots);
+    crate::wipe::bytes(slots);
 }
 
 /// ECB encryption; `false` (nothing done) without AVX2.

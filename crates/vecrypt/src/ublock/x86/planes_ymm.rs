@@ -199,11 +199,8 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
     let mut planes = [[[Ymm::splat(0); 4]; 2]; 25];
     bitslice::slot_keys::<Ymm, V>(keys, &mut planes);
     bitslice::cbc_encrypt_streams::<Ymm, V>(&planes, ivs, bufs);
-    for p in planes.iter_mut() {
-        *p = [[Ymm::splat(0); 4]; 2];
-    }
-    // The wipe above must not be optimised away: the planes are round keys.
-    core::hint::black_box(&planes);
+    // The planes are round keys.
+    crate::wipe::set(&mut planes, [[[Ymm::splat(0); 4]; 2]; 25]);
 }
 
 /// Blocks of one batch, hence the most CBC streams one call interleaves.

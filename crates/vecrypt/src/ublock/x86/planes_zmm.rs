@@ -251,11 +251,8 @@ fn cbc_encrypt_streams_avx512<V: Variant>(
     let mut planes = [[[Zmm::splat(0); 4]; 2]; 25];
     bitslice::slot_keys::<Zmm, V>(keys, &mut planes);
     bitslice::cbc_encrypt_streams::<Zmm, V>(&planes, ivs, bufs);
-    for p in planes.iter_mut() {
-        *p = [[Zmm::splat(0); 4]; 2];
-    }
-    // The wipe above must not be optimised away: the planes are round keys.
-    core::hint::black_box(&planes);
+    // The planes are round keys.
+    crate::wipe::set(&mut planes, [[[Zmm::splat(0); 4]; 2]; 25]);
 }
 
 /// Blocks of one batch, hence the most CBC streams one call interleaves.

@@ -151,8 +151,7 @@ fn cbc_encrypt_vbmi(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
     compact(x0, &mut iv[..16]);
     compact(x1, &mut iv[16..32]);
     let zero = join(&[load16(&[0; 16]); 2]);
-    keys = [[zero; 2]; 25];
-    core::hint::black_box(&keys);
+    crate::wipe::set(&mut keys, [[zero; 2]; 25]);
 }
 
 /// CBC encryption of one stream of variant `W`; `false` (nothing done) unless `W` is
