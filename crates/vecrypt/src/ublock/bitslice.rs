@@ -19,6 +19,9 @@
 //!
 //! No intrinsic is called here: the register types implement [`Lanes`] in their backend
 //! files, and the generic code below is inlined into their `#[target_feature]` functions.
+//! A register can only be made from its backend's [`Lanes::Token`], and a token only by a
+//! function compiled for the backend's features, so the compiler checks that no register
+//! operation runs where the CPU was not checked.
 
 use zeroize::Zeroize;
 
@@ -31,11 +34,15 @@ pub(super) type State<L> = [[L; 4]; 2];
 pub(super) trait Lanes: Copy {
     /// Register width in bytes.
     const BYTES: usize;
+    /// The proof that the CPU runs the backend, needed to make a register.
+    type Token: Copy;
 
+    /// The token a register was made with.
+    fn token(self) -> Self::Token;
     /// `v` in every 32-bit lane.
-    fn splat(v: u32) -> Self;
+    fn splat(t: Self::Token, v: u32) -> Self;
     /// `pattern` in every 128-bit lane.
-    fn broadcast_lane(pattern: &[u8; 16]) -> Self;
+    fn broadcast_lane(t: Self::Token, pattern: &[u8; 16]) -> Self;
     fn xor(self, o: Self) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
@@ -50,13 +57,13 @@ pub(super) trait Lanes: Copy {
     fn shuffle_bytes(self, idx: Self) -> Self;
 
     /// Loads one batch of `8 * BYTES` bytes of whole blocks into bit-planes.
-    fn load_batch<V: Variant>(src: &[u8]) -> State<Self>;
+    fn load_batch<V: Variant>(t: Self::Token, src: &[u8]) -> State<Self>;
     /// Stores a state back as `8 * BYTES` bytes of whole blocks.
     fn store_batch<V: Variant>(s: &State<Self>, dst: &mut [u8]);
 
     #[inline(always)]
     fn not(self) -> Self {
-        self.xor(Self::splat(!0))
+        self.xor(Self::splat(self.token(), !0))
     }
 
     #[inline(always)]
@@ -104,8 +111,9 @@ fn swap_move<L: Lanes, const N: u32>(a: &mut L, b: &mut L, m: L) {
 /// bit-planes (four blocks each). The transposition is its own inverse.
 #[inline(always)]
 pub(super) fn transpose4<L: Lanes>(r: &mut [L; 4]) {
-    let m1 = L::splat(0x5555_5555);
-    let m2 = L::splat(0x3333_3333);
+    let t = r[0].token();
+    let m1 = L::splat(t, 0x5555_5555);
+    let m2 = L::splat(t, 0x3333_3333);
     let [a, b, c, d] = r;
     swap_move::<L, 1>(a, b, m1);
     swap_move::<L, 1>(c, d, m1);
@@ -139,7 +147,7 @@ pub(super) const BSWAP32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 
 
 /// Where a backend finds round key `i` as bit-planes.
 pub(super) trait KeySource<L: Lanes> {
-    fn round(&self, i: usize) -> State<L>;
+    fn round(&self, t: L::Token, i: usize) -> State<L>;
 }
 
 /// The folded round keys of one cipher as 16-byte plane patterns, broadcast on use:
@@ -165,20 +173,20 @@ impl Drop for PlaneKeys {
 
 impl<L: Lanes> KeySource<L> for PlaneKeys {
     #[inline(always)]
-    fn round(&self, i: usize) -> State<L> {
+    fn round(&self, t: L::Token, i: usize) -> State<L> {
         let r = &self.0[i];
         [
             [
-                L::broadcast_lane(&r[0][0]),
-                L::broadcast_lane(&r[0][1]),
-                L::broadcast_lane(&r[0][2]),
-                L::broadcast_lane(&r[0][3]),
+                L::broadcast_lane(t, &r[0][0]),
+                L::broadcast_lane(t, &r[0][1]),
+                L::broadcast_lane(t, &r[0][2]),
+                L::broadcast_lane(t, &r[0][3]),
             ],
             [
-                L::broadcast_lane(&r[1][0]),
-                L::broadcast_lane(&r[1][1]),
-                L::broadcast_lane(&r[1][2]),
-                L::broadcast_lane(&r[1][3]),
+                L::broadcast_lane(t, &r[1][0]),
+                L::broadcast_lane(t, &r[1][1]),
+                L::broadcast_lane(t, &r[1][2]),
+                L::broadcast_lane(t, &r[1][3]),
             ],
         ]
     }
@@ -187,7 +195,7 @@ impl<L: Lanes> KeySource<L> for PlaneKeys {
 /// Round keys already in registers, one set per block slot (several keys at once).
 impl<L: Lanes> KeySource<L> for [State<L>] {
     #[inline(always)]
-    fn round(&self, i: usize) -> State<L> {
+    fn round(&self, _: L::Token, i: usize) -> State<L> {
         self[i]
     }
 }
@@ -238,7 +246,11 @@ pub(super) fn plane_keys<V: Variant>(rk: &RoundKeys) -> PlaneKeys {
 /// The plane registers of the folded round keys of several ciphers at once: block slot `s`
 /// of a batch runs under `keys[s % keys.len()]`.
 #[inline(always)]
-pub(super) fn slot_keys<L: Lanes, V: Variant>(keys: &[&RoundKeys], out: &mut [State<L>]) {
+pub(super) fn slot_keys<L: Lanes, V: Variant>(
+    t: L::Token,
+    keys: &[&RoundKeys],
+    out: &mut [State<L>],
+) {
     let n = V::BLOCK;
     // One batch of key rows per round, filled key by key so that only one folded schedule
     // exists at a time; everything is on the stack and wiped.
@@ -254,7 +266,7 @@ pub(super) fn slot_keys<L: Lanes, V: Variant>(keys: &[&RoundKeys], out: &mut [St
         f.zeroize();
     }
     for (planes, row) in out.iter_mut().zip(rows.iter()).take(V::ROUNDS + 1) {
-        *planes = L::load_batch::<V>(&row[..bytes]);
+        *planes = L::load_batch::<V>(t, &row[..bytes]);
     }
     crate::wipe::set(&mut rows, [[0; 512]; 25]);
 }
@@ -272,13 +284,14 @@ fn xor_planes<L: Lanes>(x: [L; 4], k: [L; 4]) -> [L; 4] {
 /// Encrypts one batch in bit-plane form.
 #[inline(always)]
 pub(super) fn encrypt<L: Lanes, V: Variant, K: KeySource<L> + ?Sized>(s: &mut State<L>, keys: &K) {
-    let pl = L::broadcast_lane(&const { gather_index(V::PL) });
-    let pr = L::broadcast_lane(&const { gather_index(V::PR) });
-    let k = keys.round(0);
+    let t = s[0][0].token();
+    let pl = L::broadcast_lane(t, &const { gather_index(V::PL) });
+    let pr = L::broadcast_lane(t, &const { gather_index(V::PR) });
+    let k = keys.round(t, 0);
     let mut x0 = xor_planes(s[0], k[0]);
     let mut x1 = xor_planes(s[1], k[1]);
     for i in 1..=V::ROUNDS {
-        let k = keys.round(i);
+        let k = keys.round(t, i);
         let a = L::sbox(x0);
         let b = L::sbox(x1);
         for j in 0..4 {
@@ -298,11 +311,12 @@ pub(super) fn encrypt<L: Lanes, V: Variant, K: KeySource<L> + ?Sized>(s: &mut St
 /// Decrypts one batch in bit-plane form.
 #[inline(always)]
 pub(super) fn decrypt<L: Lanes, V: Variant, K: KeySource<L> + ?Sized>(s: &mut State<L>, keys: &K) {
-    let pl_inv = L::broadcast_lane(&const { gather_index(V::PL_INV) });
-    let pr_inv = L::broadcast_lane(&const { gather_index(V::PR_INV) });
+    let t = s[0][0].token();
+    let pl_inv = L::broadcast_lane(t, &const { gather_index(V::PL_INV) });
+    let pr_inv = L::broadcast_lane(t, &const { gather_index(V::PR_INV) });
     let [mut x0, mut x1] = *s;
     for i in (1..=V::ROUNDS).rev() {
-        let k = keys.round(i);
+        let k = keys.round(t, i);
         let mut a = [x0[0]; 4];
         let mut b = [x1[0]; 4];
         for j in 0..4 {
@@ -319,15 +333,19 @@ pub(super) fn decrypt<L: Lanes, V: Variant, K: KeySource<L> + ?Sized>(s: &mut St
         x0 = L::sbox_inv(a);
         x1 = L::sbox_inv(b);
     }
-    let k = keys.round(0);
+    let k = keys.round(t, 0);
     *s = [xor_planes(x0, k[0]), xor_planes(x1, k[1])];
 }
 
 /// Encrypts or decrypts one batch: a plain function rather than a closure, so that it is
 /// inlined into the caller's `#[target_feature]` code.
 #[inline(always)]
-fn run_batch<L: Lanes, V: Variant, const DECRYPT: bool>(keys: &PlaneKeys, batch: &mut [u8]) {
-    let mut s = L::load_batch::<V>(batch);
+fn run_batch<L: Lanes, V: Variant, const DECRYPT: bool>(
+    t: L::Token,
+    keys: &PlaneKeys,
+    batch: &mut [u8],
+) {
+    let mut s = L::load_batch::<V>(t, batch);
     if DECRYPT {
         decrypt::<L, V, _>(&mut s, keys);
     } else {
@@ -338,18 +356,18 @@ fn run_batch<L: Lanes, V: Variant, const DECRYPT: bool>(keys: &PlaneKeys, batch:
 
 /// ECB over whole blocks in place, padding the last partial batch.
 #[inline(always)]
-fn ecb<L: Lanes, V: Variant, const DECRYPT: bool>(keys: &PlaneKeys, buf: &mut [u8]) {
+fn ecb<L: Lanes, V: Variant, const DECRYPT: bool>(t: L::Token, keys: &PlaneKeys, buf: &mut [u8]) {
     let batch = 8 * L::BYTES;
     let mut chunks = buf.chunks_exact_mut(batch);
     for chunk in &mut chunks {
-        run_batch::<L, V, DECRYPT>(keys, chunk);
+        run_batch::<L, V, DECRYPT>(t, keys, chunk);
     }
     let tail = chunks.into_remainder();
     if !tail.is_empty() {
         let mut pad = [0u8; 1024];
         let pad = &mut pad[..batch];
         pad[..tail.len()].copy_from_slice(tail);
-        run_batch::<L, V, DECRYPT>(keys, pad);
+        run_batch::<L, V, DECRYPT>(t, keys, pad);
         tail.copy_from_slice(&pad[..tail.len()]);
         crate::wipe::bytes(pad);
     }
@@ -357,14 +375,14 @@ fn ecb<L: Lanes, V: Variant, const DECRYPT: bool>(keys: &PlaneKeys, buf: &mut [u
 
 /// ECB encryption of whole blocks.
 #[inline(always)]
-pub(super) fn ecb_encrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    ecb::<L, V, false>(keys, buf);
+pub(super) fn ecb_encrypt<L: Lanes, V: Variant>(t: L::Token, keys: &PlaneKeys, buf: &mut [u8]) {
+    ecb::<L, V, false>(t, keys, buf);
 }
 
 /// ECB decryption of whole blocks.
 #[inline(always)]
-pub(super) fn ecb_decrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    ecb::<L, V, true>(keys, buf);
+pub(super) fn ecb_decrypt<L: Lanes, V: Variant>(t: L::Token, keys: &PlaneKeys, buf: &mut [u8]) {
+    ecb::<L, V, true>(t, keys, buf);
 }
 
 /// A big-endian block counter as two native halves (the high one is used for 32-byte blocks).
@@ -399,7 +417,12 @@ pub(super) fn counter_add(c: (u128, u128), n: u128) -> (u128, u128) {
 
 /// CTR over any length: encrypts a batch of counter blocks, XORs it in.
 #[inline(always)]
-pub(super) fn ctr<L: Lanes, V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
+pub(super) fn ctr<L: Lanes, V: Variant>(
+    t: L::Token,
+    keys: &PlaneKeys,
+    counter: &mut [u8],
+    buf: &mut [u8],
+) {
     let n = V::BLOCK;
     let batch = 8 * L::BYTES;
     let mut c = counter_load::<V>(counter);
@@ -411,7 +434,7 @@ pub(super) fn ctr<L: Lanes, V: Variant>(keys: &PlaneKeys, counter: &mut [u8], bu
             counter_store::<V>(c, block);
             c = counter_add(c, 1);
         }
-        run_batch::<L, V, false>(keys, ks);
+        run_batch::<L, V, false>(t, keys, ks);
         for (d, k) in chunk.iter_mut().zip(ks.iter()) {
             *d ^= k;
         }
@@ -422,7 +445,12 @@ pub(super) fn ctr<L: Lanes, V: Variant>(keys: &PlaneKeys, counter: &mut [u8], bu
 
 /// CBC decryption: a batch is decrypted at once, then XORed with the ciphertext before it.
 #[inline(always)]
-pub(super) fn cbc_decrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
+pub(super) fn cbc_decrypt<L: Lanes, V: Variant>(
+    t: L::Token,
+    keys: &PlaneKeys,
+    iv: &mut [u8],
+    buf: &mut [u8],
+) {
     let n = V::BLOCK;
     let batch = 8 * L::BYTES;
     let mut prev = [0u8; 32];
@@ -432,11 +460,11 @@ pub(super) fn cbc_decrypt<L: Lanes, V: Variant>(keys: &PlaneKeys, iv: &mut [u8],
         let len = chunk.len();
         saved[..len].copy_from_slice(chunk);
         if len == batch {
-            run_batch::<L, V, true>(keys, chunk);
+            run_batch::<L, V, true>(t, keys, chunk);
         } else {
             let mut pad = [0u8; 1024];
             pad[..len].copy_from_slice(chunk);
-            run_batch::<L, V, true>(keys, &mut pad[..batch]);
+            run_batch::<L, V, true>(t, keys, &mut pad[..batch]);
             chunk.copy_from_slice(&pad[..len]);
             crate::wipe::bytes(&mut pad);
         }
@@ -469,6 +497,7 @@ fn xor_block(dst: &mut [u8], src: &[u8]) {
 /// encrypted in place, so after a step each slot holds its stream's latest ciphertext.
 #[inline(always)]
 pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
+    t: L::Token,
     keys: &[State<L>],
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
@@ -487,7 +516,7 @@ pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
                 xor_block(slot, p);
             }
         }
-        let mut s = L::load_batch::<V>(chain);
+        let mut s = L::load_batch::<V>(t, chain);
         encrypt::<L, V, _>(&mut s, keys);
         L::store_batch::<V>(&s, chain);
         for (slot, buf) in chain.chunks_exact(n).zip(bufs.iter_mut()) {

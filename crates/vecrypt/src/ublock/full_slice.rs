@@ -184,8 +184,8 @@ fn reg(r: u16) -> usize {
 }
 
 #[inline(always)]
-fn key<L: Lanes>(m: u32) -> L {
-    L::splat(m)
+fn key<L: Lanes>(t: L::Token, m: u32) -> L {
+    L::splat(t, m)
 }
 
 /// `x[(p + k) % 8]`: nibble `p` of the word rotated left by `k` nibbles.
@@ -263,6 +263,7 @@ fn encrypt_group<L: Lanes, V: Variant>(
     fold: &[[u32; BITS / 2]; 2],
 ) {
     let pl = const { &places(V::PL, V::PR, V::BLOCK) };
+    let tk = a[0].token();
     let at = 8 * g;
     let mut a1 = a;
     for p in 0..8 {
@@ -278,10 +279,10 @@ fn encrypt_group<L: Lanes, V: Variant>(
     }
     let mut b2 = b1;
     for p in 0..8 {
-        b2[p] = b1[p].xor3(rot(&a2, p, 5), key(fold[1][at + p]));
+        b2[p] = b1[p].xor3(rot(&a2, p, 5), key(tk, fold[1][at + p]));
     }
     for p in 0..8 {
-        let a3 = a2[p].xor3(b2[p], key(fold[0][at + p]));
+        let a3 = a2[p].xor3(b2[p], key(tk, fold[0][at + p]));
         s[reg(pl.a_out[at + p])] = a3;
         s[reg(pl.b_out[at + p])] = b2[p];
     }
@@ -338,6 +339,7 @@ fn decrypt_group<L: Lanes, V: Variant, const G: usize>(
     }
     let pl = const { &places(V::PL, V::PR, V::BLOCK) };
     let at = 8 * G;
+    let tk = s[0].token();
     let mut a3 = [s[0]; 8];
     let mut b2 = [s[0]; 8];
     for p in 0..8 {
@@ -346,11 +348,11 @@ fn decrypt_group<L: Lanes, V: Variant, const G: usize>(
     }
     let mut a2 = a3;
     for p in 0..8 {
-        a2[p] = a3[p].xor3(b2[p], key(fold[0][at + p]));
+        a2[p] = a3[p].xor3(b2[p], key(tk, fold[0][at + p]));
     }
     let mut b1 = b2;
     for p in 0..8 {
-        b1[p] = b2[p].xor3(rot(&a2, p, 5), key(fold[1][at + p]));
+        b1[p] = b2[p].xor3(rot(&a2, p, 5), key(tk, fold[1][at + p]));
     }
     let mut a1 = a2;
     for p in 0..8 {
@@ -372,8 +374,9 @@ pub(super) fn encrypt<L: Lanes, V: Variant>(
     keys: &SliceKeys,
 ) {
     let bits = 8 * V::BLOCK;
+    let tk = s[0].token();
     for (x, k) in s[..bits].iter_mut().zip(&keys.first[..bits]) {
-        *x = x.xor(key(*k));
+        *x = x.xor(key(tk, *k));
     }
     if L::BYTES < 64 {
         // With 16 registers the planes waiting for their group would spill: the whole
@@ -411,15 +414,16 @@ pub(super) fn decrypt<L: Lanes, V: Variant>(
             (y[0], y[1], y[2], y[3]) = (y0, y1, y2, y3);
         }
     }
+    let tk = s[0].token();
     for (x, k) in s[..bits].iter_mut().zip(&keys.first[..bits]) {
-        *x = x.xor(key(*k));
+        *x = x.xor(key(tk, *k));
     }
 }
 
 /// Overwrites a state that held keystream or key-dependent values.
 #[inline(always)]
 pub(super) fn wipe_state<L: Lanes>(s: &mut Sliced<L>) {
-    crate::wipe::set(s, [L::splat(0); BITS]);
+    crate::wipe::set(s, [L::splat(s[0].token(), 0); BITS]);
 }
 
 /// The state of a batch and its scratch, as the two halves of one array.
@@ -430,18 +434,19 @@ pub(super) fn wipe_state<L: Lanes>(s: &mut Sliced<L>) {
 /// 248 stores and 150 register copies instead of 146 and 57, and ECB encryption and CTR
 /// over 1 MiB take 10 to 15% longer.
 #[inline(always)]
-fn new_states<L: Lanes>() -> [Sliced<L>; 2] {
-    [[L::splat(0); BITS]; 2]
+fn new_states<L: Lanes>(t: L::Token) -> [Sliced<L>; 2] {
+    [[L::splat(t, 0); BITS]; 2]
 }
 
 /// ECB over the whole batches at the front of `buf`; returns how many bytes it covered.
 #[inline(always)]
 pub(super) fn ecb<L: Exchanges, V: Variant, const DECRYPT: bool>(
+    tk: L::Token,
     keys: &SliceKeys,
     buf: &mut [u8],
 ) -> usize {
     let batch = batch_bytes::<L, V>();
-    let mut states = new_states::<L>();
+    let mut states = new_states::<L>(tk);
     let [s, t] = &mut states;
     let mut done = 0;
     for chunk in buf.chunks_exact_mut(batch) {
@@ -467,18 +472,19 @@ pub(super) fn ecb<L: Exchanges, V: Variant, const DECRYPT: bool>(
 #[cfg(feature = "kernel-parts")]
 #[inline(always)]
 pub(super) fn ecb_part<L: Exchanges, V: Variant, const PART: u8>(
+    tk: L::Token,
     keys: &SliceKeys,
     buf: &mut [u8],
 ) -> usize {
     let batch = batch_bytes::<L, V>();
     let bits = 8 * V::BLOCK;
-    let mut states = new_states::<L>();
+    let mut states = new_states::<L>(tk);
     let [s, t] = &mut states;
     let mut done = 0;
     for chunk in buf.chunks_exact_mut(batch) {
         if PART > 0 {
             for (x, b) in s[..bits].iter_mut().zip(chunk.chunks_exact(L::BYTES)) {
-                *x = L::load(b);
+                *x = L::load(tk, b);
             }
             if PART == 1 {
                 encrypt::<L, V>(s, t, keys);
@@ -503,13 +509,14 @@ pub(super) fn ecb_part<L: Exchanges, V: Variant, const PART: u8>(
 /// covered, and leaves the last ciphertext block it read in `iv`.
 #[inline(always)]
 pub(super) fn cbc_decrypt<L: Exchanges, V: Variant>(
+    tk: L::Token,
     keys: &SliceKeys,
     iv: &mut [u8],
     buf: &mut [u8],
 ) -> usize {
     let n = V::BLOCK;
     let batch = batch_bytes::<L, V>();
-    let mut states = new_states::<L>();
+    let mut states = new_states::<L>(tk);
     let [s, t] = &mut states;
     let mut previous = vec![0u8; batch];
     let mut done = 0;
@@ -543,6 +550,7 @@ const INDEX_BITS: usize = 9;
 /// higher bit.
 #[inline(always)]
 pub(super) fn ctr<L: Exchanges, V: Variant>(
+    tk: L::Token,
     keys: &SliceKeys,
     counter: &mut [u8],
     buf: &mut [u8],
@@ -554,7 +562,7 @@ pub(super) fn ctr<L: Exchanges, V: Variant>(
         return 0;
     }
     let bit_reg = |b: usize| 8 * (n - 1 - b / 8) + b % 8;
-    let mut states = new_states::<L>();
+    let mut states = new_states::<L>(tk);
     let [s, t] = &mut states;
     let mut c = counter_load::<V>(counter);
 
@@ -566,9 +574,9 @@ pub(super) fn ctr<L: Exchanges, V: Variant>(
     let index_bits = (8 * L::BYTES).trailing_zeros() as usize;
     let low = (c.1 % (1 << index_bits)) as usize;
     let mut sums = [s[0]; INDEX_BITS];
-    let mut carry = L::splat(0);
+    let mut carry = L::splat(tk, 0);
     for (b, sum) in sums.iter_mut().enumerate().take(index_bits) {
-        let (x, l) = (s[bit_reg(b)], key::<L>(mask((low >> b) as u8, 0)));
+        let (x, l) = (s[bit_reg(b)], key::<L>(tk, mask((low >> b) as u8, 0)));
         *sum = x.xor3(carry, l);
         carry = x.and(carry).or(l.and(x.xor(carry)));
     }
@@ -585,7 +593,10 @@ pub(super) fn ctr<L: Exchanges, V: Variant>(
         }
         for bit in index_bits..8 * n {
             let k = n - 1 - bit / 8;
-            let (x, y) = (key::<L>(mask(a[k], bit % 8)), key::<L>(mask(b[k], bit % 8)));
+            let (x, y) = (
+                key::<L>(tk, mask(a[k], bit % 8)),
+                key::<L>(tk, mask(b[k], bit % 8)),
+            );
             s[bit_reg(bit)] = x.xor(x.xor_and(y, carry));
         }
         c = counter_add(c, (8 * L::BYTES) as u128);

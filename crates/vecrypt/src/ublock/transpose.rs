@@ -31,7 +31,7 @@ pub(super) trait Exchanges: Lanes {
     const REVERSED: bool;
 
     /// One register from `BYTES` bytes.
-    fn load(b: &[u8]) -> Self;
+    fn load(t: Self::Token, b: &[u8]) -> Self;
     /// One register to `BYTES` bytes.
     fn store(self, b: &mut [u8]);
     /// Exchanges the pair bit with the byte-in-lane bit worth `D` bytes (`D` is 1, 2 or 4):
@@ -117,16 +117,17 @@ fn sliced_index<L: Exchanges>(m: usize, g: usize) -> usize {
 #[inline(always)]
 fn slice_groups<L: Exchanges, const NA: usize>(src: &[u8], s: &mut Sliced<L>, mid: &mut Sliced<L>) {
     let w = L::BYTES;
+    let t = s[0].token();
     for (group, chunk) in src.chunks_exact(w * NA).take(16).enumerate() {
-        let mut r = [L::splat(0); NA];
+        let mut r = [L::splat(t, 0); NA];
         for (x, b) in r.iter_mut().zip(chunk.chunks_exact(w)) {
-            *x = L::load(b);
+            *x = L::load(t, b);
         }
         pass_a::<L, NA, false>(&mut r);
         mid[NA * group..NA * group + NA].copy_from_slice(&r);
     }
     for m in 0..NA {
-        let mut r = [L::splat(0); 16];
+        let mut r = [L::splat(t, 0); 16];
         for (g, x) in r.iter_mut().enumerate() {
             *x = mid[NA * g + m];
         }
@@ -146,8 +147,9 @@ fn unslice_groups<L: Exchanges, const NA: usize>(
     xor: XorWith,
 ) {
     let w = L::BYTES;
+    let t = s[0].token();
     for m in 0..NA {
-        let mut r = [L::splat(0); 16];
+        let mut r = [L::splat(t, 0); 16];
         for (g, x) in r.iter_mut().enumerate() {
             *x = s[sliced_index::<L>(m, g)];
         }
@@ -157,14 +159,14 @@ fn unslice_groups<L: Exchanges, const NA: usize>(
         }
     }
     for (group, chunk) in dst.chunks_exact_mut(w * NA).take(16).enumerate() {
-        let mut r = [L::splat(0); NA];
+        let mut r = [L::splat(t, 0); NA];
         r.copy_from_slice(&mid[NA * group..NA * group + NA]);
         pass_a::<L, NA, true>(&mut r);
         for (i, (x, b)) in r.iter().zip(chunk.chunks_exact_mut(w)).enumerate() {
             let y = match xor {
                 XorWith::Nothing => *x,
-                XorWith::Output => x.xor(L::load(b)),
-                XorWith::Bytes(src) => x.xor(L::load(&src[w * (NA * group + i)..])),
+                XorWith::Output => x.xor(L::load(t, b)),
+                XorWith::Bytes(src) => x.xor(L::load(t, &src[w * (NA * group + i)..])),
             };
             y.store(b);
         }

@@ -46,9 +46,38 @@ pub(super) const fn regs<V: Variant>() -> usize {
     V::BLOCK / 16
 }
 
-// Every helper below is only reached from this file's `#[target_feature]` functions, which
-// are entered after `available()` (or the AVX2 check); that is what makes the intrinsics in
-// them sound.
+/// The proof that the CPU runs SSSE3: made only by [`Ssse3::new`], which is compiled for the
+/// kernel's features, so the compiler allows it only in such code (the SSSE3 and AVX2 entry
+/// points) or in an `unsafe` block after the CPU check. The SSSE3 instructions are its
+/// methods; the helpers below without one use SSE2, part of every x86-64 CPU.
+#[derive(Clone, Copy)]
+pub(super) struct Ssse3(());
+
+impl Ssse3 {
+    /// The token, inside code compiled for SSSE3.
+    #[kernel(UBLOCK_NIBBLES_SSSE3)]
+    #[inline]
+    pub(super) fn new() -> Self {
+        Ssse3(())
+    }
+
+    /// `pshufb`: byte `i` of the result is `table[idx[i]]` (0 where bit 7 of `idx[i]` is set).
+    #[inline(always)]
+    pub(super) fn shuffle(self, table: __m128i, idx: __m128i) -> __m128i {
+        // SAFETY: `self` proves SSSE3.
+        unsafe { _mm_shuffle_epi8(table, idx) }
+    }
+
+    /// The inverse of [`expand`].
+    #[inline(always)]
+    fn compact(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: `self` proves SSSE3; the rest is SSE2.
+        unsafe {
+            let w = _mm_set1_epi16(0x0110);
+            _mm_packus_epi16(_mm_maddubs_epi16(a, w), _mm_maddubs_epi16(b, w))
+        }
+    }
+}
 
 #[inline(always)]
 fn load16(b: &[u8; 16]) -> __m128i {
@@ -72,47 +101,31 @@ fn store(v: __m128i, out: &mut [u8]) {
 
 #[inline(always)]
 fn xor(a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: SSE2, see the note above.
+    // SAFETY: SSE2 is part of every x86-64 CPU.
     unsafe { _mm_xor_si128(a, b) }
 }
 
 #[inline(always)]
 fn or(a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: SSE2, see the note above.
+    // SAFETY: SSE2 is part of every x86-64 CPU.
     unsafe { _mm_or_si128(a, b) }
 }
 
 #[inline(always)]
-fn shuffle(table: __m128i, idx: __m128i) -> __m128i {
-    // SAFETY: SSSE3, see the note above.
-    unsafe { _mm_shuffle_epi8(table, idx) }
-}
-
-#[inline(always)]
 fn zero() -> __m128i {
-    // SAFETY: SSE2, see the note above.
+    // SAFETY: SSE2 is part of every x86-64 CPU.
     unsafe { _mm_setzero_si128() }
 }
 
 /// 16 bytes to 32 nibbles, one per byte: (nibbles of bytes 0..8, nibbles of bytes 8..16).
 #[inline(always)]
 fn expand(v: __m128i) -> (__m128i, __m128i) {
-    // SAFETY: SSE2, see the note above.
+    // SAFETY: SSE2 is part of every x86-64 CPU.
     unsafe {
         let m = _mm_set1_epi8(0x0f);
         let hi = _mm_and_si128(_mm_srli_epi16::<4>(v), m);
         let lo = _mm_and_si128(v, m);
         (_mm_unpacklo_epi8(hi, lo), _mm_unpackhi_epi8(hi, lo))
-    }
-}
-
-/// The inverse of [`expand`].
-#[inline(always)]
-fn compact(a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: SSSE3, see the note above.
-    unsafe {
-        let w = _mm_set1_epi16(0x0110);
-        _mm_packus_epi16(_mm_maddubs_epi16(a, w), _mm_maddubs_epi16(b, w))
     }
 }
 
@@ -164,6 +177,7 @@ const fn rc_nibbles() -> [[u8; 16]; 24] {
 
 /// The constant registers of the round function.
 struct Tables {
+    s3: Ssse3,
     sbox: __m128i,
     sbox_inv: __m128i,
     rot4: __m128i,
@@ -175,8 +189,9 @@ impl Tables {
     /// The rotations go through `black_box`: seeing the constant, the compiler would turn
     /// the one-cycle `pshufb` for `<<< 8` into `pshuflw` + `pshufhw`, two cycles on the chain.
     #[inline(always)]
-    fn new() -> Self {
+    fn new(s3: Ssse3) -> Self {
         Tables {
+            s3,
             sbox: load16(&const { table16(SBOX) }),
             sbox_inv: load16(&const { table16(SBOX_INV) }),
             rot4: load16(core::hint::black_box(&const { rotation(1) })),
@@ -187,18 +202,18 @@ impl Tables {
 }
 
 #[inline(always)]
-fn gather<V: Variant>(x: &Half, t: &[[[u8; 16]; 2]; 2]) -> Half {
+fn gather<V: Variant>(s3: Ssse3, x: &Half, t: &[[[u8; 16]; 2]; 2]) -> Half {
     if regs::<V>() == 1 {
-        [shuffle(x[0], load16(&t[0][0])), zero()]
+        [s3.shuffle(x[0], load16(&t[0][0])), zero()]
     } else {
         [
             or(
-                shuffle(x[0], load16(&t[0][0])),
-                shuffle(x[1], load16(&t[0][1])),
+                s3.shuffle(x[0], load16(&t[0][0])),
+                s3.shuffle(x[1], load16(&t[0][1])),
             ),
             or(
-                shuffle(x[0], load16(&t[1][0])),
-                shuffle(x[1], load16(&t[1][1])),
+                s3.shuffle(x[0], load16(&t[1][0])),
+                s3.shuffle(x[1], load16(&t[1][1])),
             ),
         ]
     }
@@ -239,32 +254,32 @@ fn load_block<V: Variant>(b: &[u8]) -> (Half, Half) {
 }
 
 #[inline(always)]
-fn store_block<V: Variant>(x0: &Half, x1: &Half, out: &mut [u8]) {
+fn store_block<V: Variant>(s3: Ssse3, x0: &Half, x1: &Half, out: &mut [u8]) {
     if regs::<V>() == 1 {
-        store(compact(x0[0], x1[0]), out);
+        store(s3.compact(x0[0], x1[0]), out);
     } else {
-        store(compact(x0[0], x0[1]), &mut out[..16]);
-        store(compact(x1[0], x1[1]), &mut out[16..32]);
+        store(s3.compact(x0[0], x0[1]), &mut out[..16]);
+        store(s3.compact(x1[0], x1[1]), &mut out[16..32]);
     }
 }
 
 /// Folded round key `i` in nibble form: round 0 is `RK_0`, round `i >= 1` is `(A_i, B_i)`
 /// as in [`super::bitslice`].
 #[inline(always)]
-pub(super) fn nibble_key<V: Variant>(rk: &RoundKeys, i: usize) -> (Half, Half) {
+pub(super) fn nibble_key<V: Variant>(s3: Ssse3, rk: &RoundKeys, i: usize) -> (Half, Half) {
     let (l, r) = load_block::<V>(&rk.0[i]);
     if i == 0 {
         return (l, r);
     }
-    fold::<V>(&l, &r)
+    fold::<V>(s3, &l, &r)
 }
 
 /// A round key's halves as nibbles to the folded `(A_i, B_i)`.
 #[inline(always)]
-fn fold<V: Variant>(l: &Half, r: &Half) -> (Half, Half) {
-    let b = gather::<V>(r, &const { gather_tables(V::PR_INV) });
+fn fold<V: Variant>(s3: Ssse3, l: &Half, r: &Half) -> (Half, Half) {
+    let b = gather::<V>(s3, r, &const { gather_tables(V::PR_INV) });
     let a = zip::<V, _>(
-        &gather::<V>(l, &const { gather_tables(V::PL_INV) }),
+        &gather::<V>(s3, l, &const { gather_tables(V::PL_INV) }),
         &b,
         xor,
     );
@@ -277,12 +292,12 @@ trait KeyRounds {
 }
 
 /// Keys made when needed: cheapest for one or two blocks.
-struct KeysOnTheFly<'a, V: Variant>(&'a RoundKeys, core::marker::PhantomData<V>);
+struct KeysOnTheFly<'a, V: Variant>(Ssse3, &'a RoundKeys, core::marker::PhantomData<V>);
 
 impl<V: Variant> KeyRounds for KeysOnTheFly<'_, V> {
     #[inline(always)]
     fn round(&self, i: usize) -> (Half, Half) {
-        nibble_key::<V>(self.0, i)
+        nibble_key::<V>(self.0, self.1, i)
     }
 }
 
@@ -291,12 +306,12 @@ struct NibbleKeys([(Half, Half); 25]);
 
 impl NibbleKeys {
     #[inline(always)]
-    fn new<V: Variant>(rk: &RoundKeys) -> Self {
+    fn new<V: Variant>(s3: Ssse3, rk: &RoundKeys) -> Self {
         // A plain loop, not `array::from_fn`, so that the shuffles stay inline (see
         // `paired::PairedKeys::new`).
         let mut keys = [([zero(); 2], [zero(); 2]); 25];
         for (i, k) in keys.iter_mut().enumerate().take(V::ROUNDS + 1) {
-            *k = nibble_key::<V>(rk, i);
+            *k = nibble_key::<V>(s3, rk, i);
         }
         NibbleKeys(keys)
     }
@@ -330,48 +345,50 @@ fn encrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -
 /// One round with the folded key `(ka, kb)`.
 #[inline(always)]
 fn encrypt_round<V: Variant>(t: &Tables, k: &(Half, Half), x0: &Half, x1: &Half) -> (Half, Half) {
+    let s3 = t.s3;
     let pl = const { gather_tables(V::PL) };
     let pr = const { gather_tables(V::PR) };
     let (ka, kb) = k;
     {
-        let a = map::<V, _>(x0, |v| shuffle(t.sbox, v));
-        let b = map::<V, _>(x1, |v| shuffle(t.sbox, v));
+        let a = map::<V, _>(x0, |v| s3.shuffle(t.sbox, v));
+        let b = map::<V, _>(x1, |v| s3.shuffle(t.sbox, v));
         let b = zip::<V, _>(&b, &a, xor);
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
-        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| s3.shuffle(v, t.rot4)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| s3.shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| s3.shuffle(v, t.rot8)), xor);
         let b = zip::<V, _>(
             &zip::<V, _>(&b, kb, xor),
-            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
+            &map::<V, _>(&a, |v| s3.shuffle(v, t.rot20)),
             xor,
         );
         let a = zip::<V, _>(&zip::<V, _>(&a, ka, xor), &b, xor);
-        (gather::<V>(&a, &pl), gather::<V>(&b, &pr))
+        (gather::<V>(s3, &a, &pl), gather::<V>(s3, &b, &pr))
     }
 }
 
 /// Decrypts one block held as nibbles, up to (not including) the final XOR with `RK_0`.
 #[inline(always)]
 fn decrypt_rounds<V: Variant>(t: &Tables, k: &impl KeyRounds, x: (Half, Half)) -> (Half, Half) {
+    let s3 = t.s3;
     let pl_inv = const { gather_tables(V::PL_INV) };
     let pr_inv = const { gather_tables(V::PR_INV) };
     let (mut x0, mut x1) = x;
     for i in (1..=V::ROUNDS).rev() {
         let (ka, kb) = &k.round(i);
-        let p0 = gather::<V>(&x0, &pl_inv);
-        let p1 = gather::<V>(&x1, &pr_inv);
+        let p0 = gather::<V>(s3, &x0, &pl_inv);
+        let p1 = gather::<V>(s3, &x1, &pr_inv);
         let a = zip::<V, _>(&zip::<V, _>(&p0, ka, xor), &p1, xor);
         let b = zip::<V, _>(
             &zip::<V, _>(&p1, kb, xor),
-            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
+            &map::<V, _>(&a, |v| s3.shuffle(v, t.rot20)),
             xor,
         );
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
-        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| s3.shuffle(v, t.rot8)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| s3.shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| s3.shuffle(v, t.rot4)), xor);
         let b = zip::<V, _>(&b, &a, xor);
-        x0 = map::<V, _>(&a, |v| shuffle(t.sbox_inv, v));
-        x1 = map::<V, _>(&b, |v| shuffle(t.sbox_inv, v));
+        x0 = map::<V, _>(&a, |v| s3.shuffle(t.sbox_inv, v));
+        x1 = map::<V, _>(&b, |v| s3.shuffle(t.sbox_inv, v));
     }
     (x0, x1)
 }
@@ -382,24 +399,24 @@ fn xor_block<V: Variant>(x: &(Half, Half), k: &(Half, Half)) -> (Half, Half) {
 }
 
 #[inline(always)]
-fn ecb_encrypt_with<V: Variant>(k: &impl KeyRounds, buf: &mut [u8]) {
-    let t = Tables::new();
+fn ecb_encrypt_with<V: Variant>(s3: Ssse3, k: &impl KeyRounds, buf: &mut [u8]) {
+    let t = Tables::new(s3);
     let k0 = k.round(0);
     for block in buf.chunks_exact_mut(V::BLOCK) {
         let x = xor_block::<V>(&load_block::<V>(block), &k0);
         let (x0, x1) = encrypt_rounds::<V>(&t, k, x);
-        store_block::<V>(&x0, &x1, block);
+        store_block::<V>(s3, &x0, &x1, block);
     }
 }
 
 #[inline(always)]
-fn ecb_decrypt_with<V: Variant>(k: &impl KeyRounds, buf: &mut [u8]) {
-    let t = Tables::new();
+fn ecb_decrypt_with<V: Variant>(s3: Ssse3, k: &impl KeyRounds, buf: &mut [u8]) {
+    let t = Tables::new(s3);
     let k0 = k.round(0);
     for block in buf.chunks_exact_mut(V::BLOCK) {
         let x = decrypt_rounds::<V>(&t, k, load_block::<V>(block));
         let (x0, x1) = xor_block::<V>(&x, &k0);
-        store_block::<V>(&x0, &x1, block);
+        store_block::<V>(s3, &x0, &x1, block);
     }
 }
 
@@ -407,43 +424,51 @@ fn ecb_decrypt_with<V: Variant>(k: &impl KeyRounds, buf: &mut [u8]) {
 const FEW_BLOCKS: usize = 2;
 
 #[inline(always)]
-fn ecb_encrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+fn ecb_encrypt_px<V: Variant>(s3: Ssse3, rk: &RoundKeys, buf: &mut [u8]) {
     if buf.len() <= FEW_BLOCKS * V::BLOCK {
-        ecb_encrypt_with::<V>(&KeysOnTheFly::<V>(rk, core::marker::PhantomData), buf);
+        ecb_encrypt_with::<V>(
+            s3,
+            &KeysOnTheFly::<V>(s3, rk, core::marker::PhantomData),
+            buf,
+        );
     } else {
-        ecb_encrypt_with::<V>(&NibbleKeys::new::<V>(rk), buf);
+        ecb_encrypt_with::<V>(s3, &NibbleKeys::new::<V>(s3, rk), buf);
     }
 }
 
 #[inline(always)]
-fn ecb_decrypt_px<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
+fn ecb_decrypt_px<V: Variant>(s3: Ssse3, rk: &RoundKeys, buf: &mut [u8]) {
     if buf.len() <= FEW_BLOCKS * V::BLOCK {
-        ecb_decrypt_with::<V>(&KeysOnTheFly::<V>(rk, core::marker::PhantomData), buf);
+        ecb_decrypt_with::<V>(
+            s3,
+            &KeysOnTheFly::<V>(s3, rk, core::marker::PhantomData),
+            buf,
+        );
     } else {
-        ecb_decrypt_with::<V>(&NibbleKeys::new::<V>(rk), buf);
+        ecb_decrypt_with::<V>(s3, &NibbleKeys::new::<V>(s3, rk), buf);
     }
 }
 
 /// CBC encryption with the chain kept in nibble form: per block the only work on the chain
 /// is one XOR and the rounds.
 #[inline(always)]
-fn cbc_encrypt_px<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
-    let t = Tables::new();
-    let k = NibbleKeys::new::<V>(rk);
+fn cbc_encrypt_px<V: Variant>(s3: Ssse3, rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
+    let t = Tables::new(s3);
+    let k = NibbleKeys::new::<V>(s3, rk);
     let k0 = k.round(0);
     let mut chain = load_block::<V>(iv);
     for block in buf.chunks_exact_mut(V::BLOCK) {
         let p = xor_block::<V>(&load_block::<V>(block), &k0);
         chain = encrypt_rounds::<V>(&t, &k, xor_block::<V>(&p, &chain));
-        store_block::<V>(&chain.0, &chain.1, block);
+        store_block::<V>(s3, &chain.0, &chain.1, block);
     }
-    store_block::<V>(&chain.0, &chain.1, iv);
+    store_block::<V>(s3, &chain.0, &chain.1, iv);
 }
 
 /// The key schedule on registers of nibbles: `K0||K1` and `K2||K3` for 128-bit keys,
 /// `K0`..`K3` one register each for 256-bit keys.
 #[inline(always)]
-fn expand_key_px<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
+fn expand_key_px<V: Variant>(s3: Ssse3, key: &[u8], rk: &mut RoundKeys) {
     let sbox = load16(&const { table16(SBOX) });
     let times_two = load16(&TIMES_TWO);
     let rc = const { rc_nibbles() };
@@ -452,10 +477,10 @@ fn expand_key_px<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
         let pk = load16(&const { pk_table(&super::consts::PK1, 0) });
         let (mut k01, mut k23) = expand(load(key));
         for (i, row) in rk.0[1..=V::ROUNDS].iter_mut().enumerate() {
-            k01 = shuffle(k01, pk);
-            let s = shuffle(sbox, xor(k01, load16(&rc[i])));
-            let t = shuffle(times_two, k01);
-            // SAFETY: SSE2, see the note above.
+            k01 = s3.shuffle(k01, pk);
+            let s = s3.shuffle(sbox, xor(k01, load16(&rc[i])));
+            let t = s3.shuffle(times_two, k01);
+            // SAFETY: SSE2 is part of every x86-64 CPU.
             let (mixed, k10) = unsafe {
                 (
                     _mm_unpacklo_epi64(s, _mm_unpackhi_epi64(t, t)),
@@ -464,22 +489,22 @@ fn expand_key_px<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
             };
             k01 = xor(k23, mixed);
             k23 = k10;
-            store(compact(k01, k23), &mut row[..16]);
+            store(s3.compact(k01, k23), &mut row[..16]);
         }
     } else {
         let pk = load16(&const { pk_table(V::PK, 0) });
         let (mut k0, mut k1) = expand(load(&key[..16]));
         let (mut k2, mut k3) = expand(load(&key[16..32]));
         for (i, row) in rk.0[1..=V::ROUNDS].iter_mut().enumerate() {
-            k0 = shuffle(k0, pk);
-            // SAFETY: SSE2, see the note above.
+            k0 = s3.shuffle(k0, pk);
+            // SAFETY: SSE2 is part of every x86-64 CPU.
             k1 = unsafe { _mm_shuffle_epi32::<0x4e>(k1) };
-            let n2 = xor(k2, shuffle(sbox, xor(k0, load16(&rc[i]))));
-            let n3 = xor(k3, shuffle(times_two, k1));
+            let n2 = xor(k2, s3.shuffle(sbox, xor(k0, load16(&rc[i]))));
+            let n3 = xor(k3, s3.shuffle(times_two, k1));
             (k0, k1, k2, k3) = (n2, n3, k1, k0);
-            store(compact(k0, k1), &mut row[..16]);
+            store(s3.compact(k0, k1), &mut row[..16]);
             if V::BLOCK == 32 {
-                store(compact(k2, k3), &mut row[16..32]);
+                store(s3.compact(k2, k3), &mut row[16..32]);
             }
         }
     }
@@ -504,14 +529,14 @@ impl KeyRegister {
 
     /// Update `i + 1` of the schedule (`RC[i]`).
     #[inline(always)]
-    fn step<V: Variant>(&mut self, i: usize, sbox: __m128i, times_two: __m128i) {
+    fn step<V: Variant>(&mut self, s3: Ssse3, i: usize, sbox: __m128i, times_two: __m128i) {
         let rc = const { rc_nibbles() };
         let [k0, k1, k2, k3] = self.0;
         if V::KEY == 16 {
-            let k01 = shuffle(k0, load16(&const { pk_table(&super::consts::PK1, 0) }));
-            let s = shuffle(sbox, xor(k01, load16(&rc[i])));
-            let t = shuffle(times_two, k01);
-            // SAFETY: SSE2, see the note above.
+            let k01 = s3.shuffle(k0, load16(&const { pk_table(&super::consts::PK1, 0) }));
+            let s = s3.shuffle(sbox, xor(k01, load16(&rc[i])));
+            let t = s3.shuffle(times_two, k01);
+            // SAFETY: SSE2 is part of every x86-64 CPU.
             let (mixed, k10) = unsafe {
                 (
                     _mm_unpacklo_epi64(s, _mm_unpackhi_epi64(t, t)),
@@ -520,11 +545,11 @@ impl KeyRegister {
             };
             self.0 = [xor(k1, mixed), k10, k2, k3];
         } else {
-            let k0 = shuffle(k0, load16(&const { pk_table(V::PK, 0) }));
-            // SAFETY: SSE2, see the note above.
+            let k0 = s3.shuffle(k0, load16(&const { pk_table(V::PK, 0) }));
+            // SAFETY: SSE2 is part of every x86-64 CPU.
             let k1 = unsafe { _mm_shuffle_epi32::<0x4e>(k1) };
-            let n2 = xor(k2, shuffle(sbox, xor(k0, load16(&rc[i]))));
-            let n3 = xor(k3, shuffle(times_two, k1));
+            let n2 = xor(k2, s3.shuffle(sbox, xor(k0, load16(&rc[i]))));
+            let n3 = xor(k3, s3.shuffle(times_two, k1));
             self.0 = [n2, n3, k1, k0];
         }
     }
@@ -544,19 +569,19 @@ impl KeyRegister {
 /// Encrypts one block with the key schedule run alongside the rounds: its chain is a third
 /// of the round's, so a fresh key costs almost nothing on top of the block.
 #[inline(always)]
-fn encrypt_one_with_key_px<V: Variant>(key: &[u8], block: &mut [u8]) {
-    let t = Tables::new();
+fn encrypt_one_with_key_px<V: Variant>(s3: Ssse3, key: &[u8], block: &mut [u8]) {
+    let t = Tables::new(s3);
     let sbox = load16(&const { table16(SBOX) });
     let times_two = load16(&TIMES_TWO);
     let mut reg = KeyRegister::new::<V>(key);
     let (x0, x1) = xor_block::<V>(&load_block::<V>(block), &reg.round_key::<V>());
     let (mut x0, mut x1) = (x0, x1);
     for i in 1..=V::ROUNDS {
-        reg.step::<V>(i - 1, sbox, times_two);
+        reg.step::<V>(s3, i - 1, sbox, times_two);
         let (l, r) = reg.round_key::<V>();
-        (x0, x1) = encrypt_round::<V>(&t, &fold::<V>(&l, &r), &x0, &x1);
+        (x0, x1) = encrypt_round::<V>(&t, &fold::<V>(s3, &l, &r), &x0, &x1);
     }
-    store_block::<V>(&x0, &x1, block);
+    store_block::<V>(s3, &x0, &x1, block);
     crate::wipe::set(&mut reg.0, [zero(); 4]);
 }
 
@@ -576,27 +601,27 @@ macro_rules! entry_points {
     ($kernel:ident, $ecb_enc:ident, $ecb_dec:ident, $cbc_enc:ident, $key:ident, $one:ident) => {
         #[kernel($kernel)]
         fn $ecb_enc<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
-            ecb_encrypt_px::<V>(rk, buf);
+            ecb_encrypt_px::<V>(Ssse3::new(), rk, buf);
         }
 
         #[kernel($kernel)]
         fn $ecb_dec<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
-            ecb_decrypt_px::<V>(rk, buf);
+            ecb_decrypt_px::<V>(Ssse3::new(), rk, buf);
         }
 
         #[kernel($kernel)]
         fn $cbc_enc<V: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
-            cbc_encrypt_px::<V>(rk, iv, buf);
+            cbc_encrypt_px::<V>(Ssse3::new(), rk, iv, buf);
         }
 
         #[kernel($kernel)]
         fn $key<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
-            expand_key_px::<V>(key, rk);
+            expand_key_px::<V>(Ssse3::new(), key, rk);
         }
 
         #[kernel($kernel)]
         fn $one<V: Variant>(key: &[u8], block: &mut [u8]) {
-            encrypt_one_with_key_px::<V>(key, block);
+            encrypt_one_with_key_px::<V>(Ssse3::new(), key, block);
         }
     };
 }

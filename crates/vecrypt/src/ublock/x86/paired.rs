@@ -21,7 +21,7 @@
 use core::arch::x86_64::*;
 
 use super::consts::{SBOX, SBOX_INV};
-use super::nibbles::{Half, gather_tables, map, nibble_key, regs, rotation, zip};
+use super::nibbles::{Half, Ssse3, gather_tables, map, nibble_key, regs, rotation, zip};
 use super::{RoundKeys, Variant};
 use crate::cpu::{kernel, kernels};
 
@@ -39,9 +39,6 @@ pub(super) const BLOCKS: usize = 4;
 /// Most bytes one call holds (four 256-bit blocks).
 const MAX_BYTES: usize = BLOCKS * 32;
 
-// Every helper below is reached only from this file's `#[kernel(UBLOCK_PAIRED_AVX2)]`
-// functions, entered after `available()`; that is what makes the intrinsics in them sound.
-
 #[inline(always)]
 fn load16(b: &[u8]) -> __m128i {
     let b: &[u8; 16] = b[..16].try_into().unwrap_or(&[0; 16]);
@@ -57,137 +54,159 @@ fn store16(v: __m128i, out: &mut [u8]) {
     out[..16].copy_from_slice(&b);
 }
 
-#[inline(always)]
-fn broadcast(t: &[u8; 16]) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_broadcastsi128_si256(load16(t)) }
-}
+/// The proof that the CPU runs AVX2: made only by [`Avx2::new`], which is compiled for the
+/// kernel's features, so the compiler allows it only in such code or in an `unsafe` block
+/// after the CPU check. The AVX2 operations of the kernel are its methods.
+#[derive(Clone, Copy)]
+struct Avx2(());
 
-#[inline(always)]
-fn lanes(lo: __m128i, hi: __m128i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_set_m128i(hi, lo) }
-}
+impl Avx2 {
+    /// The token, inside code compiled for the kernel's features.
+    #[kernel(UBLOCK_PAIRED_AVX2)]
+    #[inline]
+    fn new() -> Self {
+        Avx2(())
+    }
 
-#[inline(always)]
-fn lane_halves(v: __m256i) -> (__m128i, __m128i) {
-    // SAFETY: AVX2, see the note above.
-    unsafe { (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)) }
-}
+    /// The SSSE3 token of the nibble kernel, whose key helpers this kernel shares.
+    #[inline(always)]
+    fn ssse3(self) -> Ssse3 {
+        // SAFETY: `self` proves AVX2, which includes SSSE3.
+        unsafe { Ssse3::new() }
+    }
 
-#[inline(always)]
-fn xor(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_xor_si256(a, b) }
-}
+    #[inline(always)]
+    fn broadcast(self, t: &[u8; 16]) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_broadcastsi128_si256(load16(t)) }
+    }
 
-#[inline(always)]
-fn or(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_or_si256(a, b) }
-}
+    #[inline(always)]
+    fn lanes(self, lo: __m128i, hi: __m128i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_set_m128i(hi, lo) }
+    }
 
-#[inline(always)]
-fn and(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_and_si256(a, b) }
-}
+    #[inline(always)]
+    fn lane_halves(self, v: __m256i) -> (__m128i, __m128i) {
+        // SAFETY: `self` proves AVX2.
+        unsafe { (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)) }
+    }
 
-#[inline(always)]
-fn shuffle(table: __m256i, idx: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_shuffle_epi8(table, idx) }
-}
+    #[inline(always)]
+    fn xor(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_xor_si256(a, b) }
+    }
 
-#[inline(always)]
-fn shr4(v: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_srli_epi16::<4>(v) }
-}
+    #[inline(always)]
+    fn or(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_or_si256(a, b) }
+    }
 
-#[inline(always)]
-fn shl4(v: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_slli_epi16::<4>(v) }
-}
+    #[inline(always)]
+    fn and(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_and_si256(a, b) }
+    }
 
-#[inline(always)]
-fn splat8(v: u8) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_set1_epi8(v as i8) }
-}
+    #[inline(always)]
+    fn shuffle(self, table: __m256i, idx: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_shuffle_epi8(table, idx) }
+    }
 
-#[inline(always)]
-fn zero() -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_setzero_si256() }
-}
+    #[inline(always)]
+    fn shr4(self, v: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_srli_epi16::<4>(v) }
+    }
 
-/// Two registers of 16-byte chunks (block A's in `a`, block B's in `b`, lane by lane) to
-/// paired nibbles: (nibbles of bytes 0..8, nibbles of bytes 8..16) of each chunk.
-#[inline(always)]
-fn pair(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    let high = splat8(0xf0);
-    let low = splat8(0x0f);
-    let even = or(and(a, high), and(shr4(b), low));
-    let odd = or(and(shl4(a), high), and(b, low));
-    // SAFETY: AVX2, see the note above.
-    unsafe {
+    #[inline(always)]
+    fn shl4(self, v: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_slli_epi16::<4>(v) }
+    }
+
+    #[inline(always)]
+    fn splat8(self, v: u8) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_set1_epi8(v as i8) }
+    }
+
+    #[inline(always)]
+    fn zero(self) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    /// Two registers of 16-byte chunks (block A's in `a`, block B's in `b`, lane by lane) to
+    /// paired nibbles: (nibbles of bytes 0..8, nibbles of bytes 8..16) of each chunk.
+    #[inline(always)]
+    fn pair(self, a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+        let high = self.splat8(0xf0);
+        let low = self.splat8(0x0f);
+        let even = self.or(self.and(a, high), self.and(self.shr4(b), low));
+        let odd = self.or(self.and(self.shl4(a), high), self.and(b, low));
+        // SAFETY: `self` proves AVX2.
+        unsafe {
+            (
+                _mm256_unpacklo_epi8(even, odd),
+                _mm256_unpackhi_epi8(even, odd),
+            )
+        }
+    }
+
+    /// 32 nibbles, one per byte (values below 16), to 16 bytes, lane by lane.
+    #[inline(always)]
+    fn compact(self, x: __m256i, y: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe {
+            let w = _mm256_set1_epi16(0x0110);
+            _mm256_packus_epi16(_mm256_maddubs_epi16(x, w), _mm256_maddubs_epi16(y, w))
+        }
+    }
+
+    /// The inverse of [`pair`].
+    #[inline(always)]
+    fn unpair(self, x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+        let low = self.splat8(0x0f);
         (
-            _mm256_unpacklo_epi8(even, odd),
-            _mm256_unpackhi_epi8(even, odd),
+            self.compact(self.and(self.shr4(x), low), self.and(self.shr4(y), low)),
+            self.compact(self.and(x, low), self.and(y, low)),
         )
     }
-}
-
-/// 32 nibbles, one per byte (values below 16), to 16 bytes, lane by lane.
-#[inline(always)]
-fn compact(x: __m256i, y: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe {
-        let w = _mm256_set1_epi16(0x0110);
-        _mm256_packus_epi16(_mm256_maddubs_epi16(x, w), _mm256_maddubs_epi16(y, w))
-    }
-}
-
-/// The inverse of [`pair`].
-#[inline(always)]
-fn unpair(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
-    let low = splat8(0x0f);
-    (
-        compact(and(shr4(x), low), and(shr4(y), low)),
-        compact(and(x, low), and(y, low)),
-    )
 }
 
 /// The four blocks of `b` (`4 * V::BLOCK` bytes) as two halves: blocks 0 and 1 in lane 0,
 /// 2 and 3 in lane 1, the even block in the high nibbles.
 #[inline(always)]
-fn load_blocks<V: Variant>(b: &[u8]) -> (Pair, Pair) {
-    let (l0, l1) = load_chunk::<V>(b, 0);
+fn load_blocks<V: Variant>(av: Avx2, b: &[u8]) -> (Pair, Pair) {
+    let (l0, l1) = load_chunk::<V>(av, b, 0);
     if regs::<V>() == 1 {
-        ([l0, zero()], [l1, zero()])
+        ([l0, av.zero()], [l1, av.zero()])
     } else {
-        let (r0, r1) = load_chunk::<V>(b, 1);
+        let (r0, r1) = load_chunk::<V>(av, b, 1);
         ([l0, l1], [r0, r1])
     }
 }
 
 /// Bytes `16c..16c + 16` of the four blocks, paired.
 #[inline(always)]
-fn load_chunk<V: Variant>(b: &[u8], c: usize) -> (__m256i, __m256i) {
+fn load_chunk<V: Variant>(av: Avx2, b: &[u8], c: usize) -> (__m256i, __m256i) {
     let n = V::BLOCK;
-    let a = lanes(load16(&b[16 * c..]), load16(&b[2 * n + 16 * c..]));
-    let bb = lanes(load16(&b[n + 16 * c..]), load16(&b[3 * n + 16 * c..]));
-    pair(a, bb)
+    let a = av.lanes(load16(&b[16 * c..]), load16(&b[2 * n + 16 * c..]));
+    let bb = av.lanes(load16(&b[n + 16 * c..]), load16(&b[3 * n + 16 * c..]));
+    av.pair(a, bb)
 }
 
 #[inline(always)]
-fn store_chunk<V: Variant>(out: &mut [u8], c: usize, x: __m256i, y: __m256i) {
+fn store_chunk<V: Variant>(av: Avx2, out: &mut [u8], c: usize, x: __m256i, y: __m256i) {
     let n = V::BLOCK;
-    let (a, b) = unpair(x, y);
-    let (a0, a2) = lane_halves(a);
-    let (b1, b3) = lane_halves(b);
+    let (a, b) = av.unpair(x, y);
+    let (a0, a2) = av.lane_halves(a);
+    let (b1, b3) = av.lane_halves(b);
     store16(a0, &mut out[16 * c..]);
     store16(b1, &mut out[n + 16 * c..]);
     store16(a2, &mut out[2 * n + 16 * c..]);
@@ -195,17 +214,18 @@ fn store_chunk<V: Variant>(out: &mut [u8], c: usize, x: __m256i, y: __m256i) {
 }
 
 #[inline(always)]
-fn store_blocks<V: Variant>(x0: &Pair, x1: &Pair, out: &mut [u8]) {
+fn store_blocks<V: Variant>(av: Avx2, x0: &Pair, x1: &Pair, out: &mut [u8]) {
     if regs::<V>() == 1 {
-        store_chunk::<V>(out, 0, x0[0], x1[0]);
+        store_chunk::<V>(av, out, 0, x0[0], x1[0]);
     } else {
-        store_chunk::<V>(out, 0, x0[0], x0[1]);
-        store_chunk::<V>(out, 1, x1[0], x1[1]);
+        store_chunk::<V>(av, out, 0, x0[0], x0[1]);
+        store_chunk::<V>(av, out, 1, x1[0], x1[1]);
     }
 }
 
 /// The constant registers of the round function.
 struct Tables {
+    av: Avx2,
     sbox_low: __m256i,
     sbox_high: __m256i,
     inv_low: __m256i,
@@ -228,97 +248,102 @@ const fn shifted(t: [u8; 16]) -> [u8; 16] {
 
 impl Tables {
     #[inline(always)]
-    fn new() -> Self {
+    fn new(av: Avx2) -> Self {
         Tables {
-            sbox_low: broadcast(&SBOX),
-            sbox_high: broadcast(&const { shifted(SBOX) }),
-            inv_low: broadcast(&SBOX_INV),
-            inv_high: broadcast(&const { shifted(SBOX_INV) }),
-            low: splat8(0x0f),
-            rot4: broadcast(&const { rotation(1) }),
-            rot8: broadcast(&const { rotation(2) }),
-            rot20: broadcast(&const { rotation(5) }),
+            av,
+            sbox_low: av.broadcast(&SBOX),
+            sbox_high: av.broadcast(&const { shifted(SBOX) }),
+            inv_low: av.broadcast(&SBOX_INV),
+            inv_high: av.broadcast(&const { shifted(SBOX_INV) }),
+            low: av.splat8(0x0f),
+            rot4: av.broadcast(&const { rotation(1) }),
+            rot8: av.broadcast(&const { rotation(2) }),
+            rot20: av.broadcast(&const { rotation(5) }),
         }
     }
 
     /// The S-box on both nibbles of every byte: one table shuffle per nibble.
     #[inline(always)]
     fn sbox(&self, v: __m256i, low: __m256i, high: __m256i) -> __m256i {
-        or(
-            shuffle(high, and(shr4(v), self.low)),
-            shuffle(low, and(v, self.low)),
+        let av = self.av;
+        av.or(
+            av.shuffle(high, av.and(av.shr4(v), self.low)),
+            av.shuffle(low, av.and(v, self.low)),
         )
     }
 }
 
 #[inline(always)]
-fn gather<V: Variant>(x: &Pair, t: &[[[u8; 16]; 2]; 2]) -> Pair {
+fn gather<V: Variant>(av: Avx2, x: &Pair, t: &[[[u8; 16]; 2]; 2]) -> Pair {
     if regs::<V>() == 1 {
-        [shuffle(x[0], broadcast(&t[0][0])), zero()]
+        [av.shuffle(x[0], av.broadcast(&t[0][0])), av.zero()]
     } else {
         [
-            or(
-                shuffle(x[0], broadcast(&t[0][0])),
-                shuffle(x[1], broadcast(&t[0][1])),
+            av.or(
+                av.shuffle(x[0], av.broadcast(&t[0][0])),
+                av.shuffle(x[1], av.broadcast(&t[0][1])),
             ),
-            or(
-                shuffle(x[0], broadcast(&t[1][0])),
-                shuffle(x[1], broadcast(&t[1][1])),
+            av.or(
+                av.shuffle(x[0], av.broadcast(&t[1][0])),
+                av.shuffle(x[1], av.broadcast(&t[1][1])),
             ),
         ]
     }
 }
 
 #[inline(always)]
-fn xor_state<V: Variant>(x: &(Pair, Pair), k: &(Pair, Pair)) -> (Pair, Pair) {
+fn xor_state<V: Variant>(av: Avx2, x: &(Pair, Pair), k: &(Pair, Pair)) -> (Pair, Pair) {
+    let xor = |a, b| av.xor(a, b);
     (zip::<V, _>(&x.0, &k.0, xor), zip::<V, _>(&x.1, &k.1, xor))
 }
 
 /// Folded round keys (as in [`super::ssse3`]) of the four blocks, paired like the state.
-struct PairedKeys([(Pair, Pair); 25]);
+struct PairedKeys(Avx2, [(Pair, Pair); 25]);
 
 impl PairedKeys {
     /// `keys[j]` keys block `j`; the same key four times is the single-key case.
     #[inline(always)]
-    fn new<V: Variant>(keys: [&RoundKeys; BLOCKS]) -> Self {
+    fn new<V: Variant>(av: Avx2, keys: [&RoundKeys; BLOCKS]) -> Self {
+        let s3 = av.ssse3();
         // Plain loops, not `array::from_fn`: a generic helper that is not inlined runs without
         // the caller's target features, and every intrinsic inside it becomes a call.
         let same = keys.iter().all(|k| core::ptr::eq(*k, keys[0]));
-        let mut out = [([zero(); 2], [zero(); 2]); 25];
+        let mut out = [([av.zero(); 2], [av.zero(); 2]); 25];
         for (i, slot) in out.iter_mut().enumerate().take(V::ROUNDS + 1) {
-            let mut k = [nibble_key::<V>(keys[0], i); BLOCKS];
+            let mut k = [nibble_key::<V>(s3, keys[0], i); BLOCKS];
             if !same {
                 for (j, kj) in k.iter_mut().enumerate().skip(1) {
-                    *kj = nibble_key::<V>(keys[j], i);
+                    *kj = nibble_key::<V>(s3, keys[j], i);
                 }
             }
             let join = |half: fn(&(Half, Half)) -> &Half| -> Pair {
-                let mut pair = [zero(); 2];
+                let mut pair = [av.zero(); 2];
                 for (r, p) in pair.iter_mut().enumerate() {
                     let byte = |a: usize, b: usize| {
                         // SAFETY: SSE2; nibble values are below 16, so the 16-bit shift
                         // moves each into the high half of its own byte.
                         unsafe { _mm_or_si128(_mm_slli_epi16::<4>(half(&k[a])[r]), half(&k[b])[r]) }
                     };
-                    *p = lanes(byte(0, 1), byte(2, 3));
+                    *p = av.lanes(byte(0, 1), byte(2, 3));
                 }
                 pair
             };
             *slot = (join(|k| &k.0), join(|k| &k.1));
         }
-        PairedKeys(out)
+        PairedKeys(av, out)
     }
 
     #[inline(always)]
     fn round(&self, i: usize) -> &(Pair, Pair) {
-        &self.0[i]
+        &self.1[i]
     }
 }
 
 impl Drop for PairedKeys {
     fn drop(&mut self) {
-        for round in self.0.iter_mut() {
-            crate::wipe::set(round, ([zero(); 2], [zero(); 2]));
+        let av = self.0;
+        for round in self.1.iter_mut() {
+            crate::wipe::set(round, ([av.zero(); 2], [av.zero(); 2]));
         }
     }
 }
@@ -326,6 +351,8 @@ impl Drop for PairedKeys {
 /// Encrypts four blocks, `x` already XORed with `RK_0`.
 #[inline(always)]
 fn encrypt_rounds<V: Variant>(t: &Tables, k: &PairedKeys, x: (Pair, Pair)) -> (Pair, Pair) {
+    let av = t.av;
+    let xor = |a, b| av.xor(a, b);
     let pl = const { gather_tables(V::PL) };
     let pr = const { gather_tables(V::PR) };
     let (mut x0, mut x1) = x;
@@ -334,17 +361,17 @@ fn encrypt_rounds<V: Variant>(t: &Tables, k: &PairedKeys, x: (Pair, Pair)) -> (P
         let a = map::<V, _>(&x0, |v| t.sbox(v, t.sbox_low, t.sbox_high));
         let b = map::<V, _>(&x1, |v| t.sbox(v, t.sbox_low, t.sbox_high));
         let b = zip::<V, _>(&b, &a, xor);
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
-        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| av.shuffle(v, t.rot4)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| av.shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| av.shuffle(v, t.rot8)), xor);
         let b = zip::<V, _>(
             &zip::<V, _>(&b, kb, xor),
-            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
+            &map::<V, _>(&a, |v| av.shuffle(v, t.rot20)),
             xor,
         );
         let a = zip::<V, _>(&zip::<V, _>(&a, ka, xor), &b, xor);
-        x0 = gather::<V>(&a, &pl);
-        x1 = gather::<V>(&b, &pr);
+        x0 = gather::<V>(av, &a, &pl);
+        x1 = gather::<V>(av, &b, &pr);
     }
     (x0, x1)
 }
@@ -352,22 +379,24 @@ fn encrypt_rounds<V: Variant>(t: &Tables, k: &PairedKeys, x: (Pair, Pair)) -> (P
 /// Decrypts four blocks, up to (not including) the final XOR with `RK_0`.
 #[inline(always)]
 fn decrypt_rounds<V: Variant>(t: &Tables, k: &PairedKeys, x: (Pair, Pair)) -> (Pair, Pair) {
+    let av = t.av;
+    let xor = |a, b| av.xor(a, b);
     let pl_inv = const { gather_tables(V::PL_INV) };
     let pr_inv = const { gather_tables(V::PR_INV) };
     let (mut x0, mut x1) = x;
     for i in (1..=V::ROUNDS).rev() {
         let (ka, kb) = k.round(i);
-        let p0 = gather::<V>(&x0, &pl_inv);
-        let p1 = gather::<V>(&x1, &pr_inv);
+        let p0 = gather::<V>(av, &x0, &pl_inv);
+        let p1 = gather::<V>(av, &x1, &pr_inv);
         let a = zip::<V, _>(&zip::<V, _>(&p0, ka, xor), &p1, xor);
         let b = zip::<V, _>(
             &zip::<V, _>(&p1, kb, xor),
-            &map::<V, _>(&a, |v| shuffle(v, t.rot20)),
+            &map::<V, _>(&a, |v| av.shuffle(v, t.rot20)),
             xor,
         );
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot8)), xor);
-        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| shuffle(v, t.rot8)), xor);
-        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| shuffle(v, t.rot4)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| av.shuffle(v, t.rot8)), xor);
+        let b = zip::<V, _>(&b, &map::<V, _>(&a, |v| av.shuffle(v, t.rot8)), xor);
+        let a = zip::<V, _>(&a, &map::<V, _>(&b, |v| av.shuffle(v, t.rot4)), xor);
         let b = zip::<V, _>(&b, &a, xor);
         x0 = map::<V, _>(&a, |v| t.sbox(v, t.inv_low, t.inv_high));
         x1 = map::<V, _>(&b, |v| t.sbox(v, t.inv_low, t.inv_high));
@@ -395,32 +424,34 @@ fn by_fours<V: Variant>(buf: &mut [u8], mut f: impl FnMut(&mut [u8])) {
 
 #[kernel(UBLOCK_PAIRED_AVX2)]
 fn ecb_encrypt_avx2<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
-    let t = Tables::new();
-    let k = PairedKeys::new::<V>([rk; BLOCKS]);
+    let av = Avx2::new();
+    let t = Tables::new(av);
+    let k = PairedKeys::new::<V>(av, [rk; BLOCKS]);
     let k0 = *k.round(0);
     by_fours::<V>(
         buf,
         #[inline(always)]
         |chunk| {
-            let x = xor_state::<V>(&load_blocks::<V>(chunk), &k0);
+            let x = xor_state::<V>(av, &load_blocks::<V>(av, chunk), &k0);
             let (x0, x1) = encrypt_rounds::<V>(&t, &k, x);
-            store_blocks::<V>(&x0, &x1, chunk);
+            store_blocks::<V>(av, &x0, &x1, chunk);
         },
     );
 }
 
 #[kernel(UBLOCK_PAIRED_AVX2)]
 fn ecb_decrypt_avx2<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) {
-    let t = Tables::new();
-    let k = PairedKeys::new::<V>([rk; BLOCKS]);
+    let av = Avx2::new();
+    let t = Tables::new(av);
+    let k = PairedKeys::new::<V>(av, [rk; BLOCKS]);
     let k0 = *k.round(0);
     by_fours::<V>(
         buf,
         #[inline(always)]
         |chunk| {
-            let x = decrypt_rounds::<V>(&t, &k, load_blocks::<V>(chunk));
-            let (x0, x1) = xor_state::<V>(&x, &k0);
-            store_blocks::<V>(&x0, &x1, chunk);
+            let x = decrypt_rounds::<V>(&t, &k, load_blocks::<V>(av, chunk));
+            let (x0, x1) = xor_state::<V>(av, &x, &k0);
+            store_blocks::<V>(av, &x0, &x1, chunk);
         },
     );
 }
@@ -434,19 +465,20 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
     bufs: &mut [&mut [u8]],
 ) {
     let n = V::BLOCK;
-    let t = Tables::new();
+    let av = Avx2::new();
+    let t = Tables::new(av);
     let mut four = [keys[keys.len() - 1]; BLOCKS];
     for (slot, key) in four.iter_mut().zip(keys) {
         *slot = key;
     }
-    let k = PairedKeys::new::<V>(four);
+    let k = PairedKeys::new::<V>(av, four);
     let k0 = *k.round(0);
     let mut slots = [0u8; MAX_BYTES];
     let slots = &mut slots[..BLOCKS * n];
     for (slot, iv) in slots.chunks_exact_mut(n).zip(ivs.iter()) {
         slot.copy_from_slice(iv);
     }
-    let mut chain = load_blocks::<V>(slots);
+    let mut chain = load_blocks::<V>(av, slots);
     let longest = bufs.iter().map(|b| b.len()).max().unwrap_or(0);
     for at in (0..longest).step_by(n) {
         for (slot, buf) in slots.chunks_exact_mut(n).zip(bufs.iter()) {
@@ -454,9 +486,9 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
                 slot.copy_from_slice(p);
             }
         }
-        let p = xor_state::<V>(&load_blocks::<V>(slots), &k0);
-        chain = encrypt_rounds::<V>(&t, &k, xor_state::<V>(&p, &chain));
-        store_blocks::<V>(&chain.0, &chain.1, slots);
+        let p = xor_state::<V>(av, &load_blocks::<V>(av, slots), &k0);
+        chain = encrypt_rounds::<V>(&t, &k, xor_state::<V>(av, &p, &chain));
+        store_blocks::<V>(av, &chain.0, &chain.1, slots);
         for (slot, buf) in slots.chunks_exact(n).zip(bufs.iter_mut()) {
             if let Some(dst) = buf.get_mut(at..at + n) {
                 dst.copy_from_slice(slot);

@@ -19,8 +19,23 @@ pub(super) fn available() -> bool {
     kernels::UBLOCK_PLANES_AVX2.runs()
 }
 
-/// A 256-bit register. Only built inside this file's `#[target_feature]` functions, which
-/// are entered after [`available`]; that is what makes the intrinsics below sound.
+/// The proof that the CPU runs this backend: made only by [`Avx2::new`], which is compiled
+/// for the kernel's features, so the compiler allows it only in such code or in an `unsafe`
+/// block after the CPU check.
+#[derive(Copy, Clone)]
+pub(super) struct Avx2(());
+
+impl Avx2 {
+    /// The token, inside code compiled for the backend's features.
+    #[kernel(UBLOCK_PLANES_AVX2)]
+    #[inline]
+    pub(super) fn new() -> Self {
+        Avx2(())
+    }
+}
+
+/// A 256-bit register. Made only from a [`Avx2`] (or from other registers), so a value is
+/// the proof that the CPU runs the instructions below: that is what makes them sound.
 #[derive(Copy, Clone)]
 pub(super) struct Ymm(pub(super) __m256i);
 
@@ -30,7 +45,7 @@ const ROTL8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
 impl Ymm {
     #[inline(always)]
     fn rotl<const L: i32, const R: i32>(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe {
             _mm256_or_si256(
                 _mm256_slli_epi32::<L>(self.0),
@@ -42,40 +57,46 @@ impl Ymm {
 
 impl Lanes for Ymm {
     const BYTES: usize = 32;
+    type Token = Avx2;
 
     #[inline(always)]
-    fn splat(v: u32) -> Self {
-        // SAFETY: see the type's notes.
+    fn token(self) -> Avx2 {
+        Avx2(())
+    }
+
+    #[inline(always)]
+    fn splat(_: Self::Token, v: u32) -> Self {
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_set1_epi32(v as i32) })
     }
 
     #[inline(always)]
-    fn broadcast_lane(pattern: &[u8; 16]) -> Self {
-        // SAFETY: reads 16 bytes from a 16-byte array; AVX2 per the type's notes.
+    fn broadcast_lane(_: Self::Token, pattern: &[u8; 16]) -> Self {
+        // SAFETY: reads 16 bytes from a 16-byte array; AVX2 per the type.
         Ymm(unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(pattern.as_ptr().cast())) })
     }
 
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
 
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_and_si256(self.0, o.0) })
     }
 
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_or_si256(self.0, o.0) })
     }
 
     #[inline(always)]
     fn andnot(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_andnot_si256(self.0, o.0) })
     }
 
@@ -86,7 +107,7 @@ impl Lanes for Ymm {
 
     #[inline(always)]
     fn rotl8(self) -> Self {
-        self.shuffle_bytes(Self::broadcast_lane(&ROTL8))
+        self.shuffle_bytes(Self::broadcast_lane(self.token(), &ROTL8))
     }
 
     #[inline(always)]
@@ -96,29 +117,29 @@ impl Lanes for Ymm {
 
     #[inline(always)]
     fn shl32<const N: u32>(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_sll_epi32(self.0, _mm_cvtsi32_si128(N as i32)) })
     }
 
     #[inline(always)]
     fn shr32<const N: u32>(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_srl_epi32(self.0, _mm_cvtsi32_si128(N as i32)) })
     }
 
     #[inline(always)]
     fn shuffle_bytes(self, idx: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Ymm(unsafe { _mm256_shuffle_epi8(self.0, idx.0) })
     }
 
     #[inline(always)]
-    fn load_batch<V: Variant>(src: &[u8]) -> State<Self> {
+    fn load_batch<V: Variant>(t: Self::Token, src: &[u8]) -> State<Self> {
         let src = &src[..256];
-        let bswap = Self::broadcast_lane(&BSWAP32);
+        let bswap = Self::broadcast_lane(t, &BSWAP32);
         let mut z = [bswap; 8];
         for (r, chunk) in z.iter_mut().zip(src.chunks_exact(32)) {
-            // SAFETY: `chunk` is 32 readable bytes; AVX2 per the type's notes.
+            // SAFETY: `chunk` is 32 readable bytes; AVX2 per the type.
             *r = Ymm(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) }).shuffle_bytes(bswap);
         }
         let mut a = [z[0], z[1], z[2], z[3]];
@@ -127,7 +148,7 @@ impl Lanes for Ymm {
         bitslice::transpose4(&mut b);
         let mut s = [a; 2];
         for j in 0..4 {
-            // SAFETY: see the type's notes.
+            // SAFETY: `self` or the token proves the features (see the type).
             unsafe {
                 if V::BLOCK == 16 {
                     s[0][j] = Ymm(_mm256_unpacklo_epi64(a[j].0, b[j].0));
@@ -148,7 +169,7 @@ impl Lanes for Ymm {
         let mut b = s[1];
         for j in 0..4 {
             let (h0, h1) = (s[0][j].0, s[1][j].0);
-            // SAFETY: see the type's notes.
+            // SAFETY: `self` or the token proves the features (see the type).
             unsafe {
                 if V::BLOCK == 16 {
                     a[j] = Ymm(_mm256_unpacklo_epi64(h0, h1));
@@ -161,10 +182,10 @@ impl Lanes for Ymm {
         }
         bitslice::transpose4(&mut a);
         bitslice::transpose4(&mut b);
-        let bswap = Self::broadcast_lane(&BSWAP32);
+        let bswap = Self::broadcast_lane(s[0][0].token(), &BSWAP32);
         let z = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
         for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(32)) {
-            // SAFETY: `chunk` is 32 writable bytes; AVX2 per the type's notes.
+            // SAFETY: `chunk` is 32 writable bytes; AVX2 per the type.
             unsafe { _mm256_storeu_si256(chunk.as_mut_ptr().cast(), r.shuffle_bytes(bswap).0) };
         }
     }
@@ -172,22 +193,22 @@ impl Lanes for Ymm {
 
 #[kernel(UBLOCK_PLANES_AVX2)]
 fn ecb_encrypt_avx2<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    bitslice::ecb_encrypt::<Ymm, V>(keys, buf);
+    bitslice::ecb_encrypt::<Ymm, V>(Avx2::new(), keys, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX2)]
 fn ecb_decrypt_avx2<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    bitslice::ecb_decrypt::<Ymm, V>(keys, buf);
+    bitslice::ecb_decrypt::<Ymm, V>(Avx2::new(), keys, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX2)]
 fn ctr_avx2<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
-    bitslice::ctr::<Ymm, V>(keys, counter, buf);
+    bitslice::ctr::<Ymm, V>(Avx2::new(), keys, counter, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX2)]
 fn cbc_decrypt_avx2<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
-    bitslice::cbc_decrypt::<Ymm, V>(keys, iv, buf);
+    bitslice::cbc_decrypt::<Ymm, V>(Avx2::new(), keys, iv, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX2)]
@@ -196,11 +217,12 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
 ) {
-    let mut planes = [[[Ymm::splat(0); 4]; 2]; 25];
-    bitslice::slot_keys::<Ymm, V>(keys, &mut planes);
-    bitslice::cbc_encrypt_streams::<Ymm, V>(&planes, ivs, bufs);
+    let t = Avx2::new();
+    let mut planes = [[[Ymm::splat(t, 0); 4]; 2]; 25];
+    bitslice::slot_keys::<Ymm, V>(t, keys, &mut planes);
+    bitslice::cbc_encrypt_streams::<Ymm, V>(t, &planes, ivs, bufs);
     // The planes are round keys.
-    crate::wipe::set(&mut planes, [[[Ymm::splat(0); 4]; 2]; 25]);
+    crate::wipe::set(&mut planes, [[[Ymm::splat(t, 0); 4]; 2]; 25]);
 }
 
 /// Blocks of one batch, hence the most CBC streams one call interleaves.

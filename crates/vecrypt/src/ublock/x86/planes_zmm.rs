@@ -40,90 +40,111 @@ pub(super) fn available() -> bool {
     kernels::UBLOCK_PLANES_AVX512.runs()
 }
 
-/// A 512-bit register. Only built inside this file's `#[target_feature]` functions, which
-/// are entered after [`available`]; that is what makes the intrinsics below sound.
+/// The proof that the CPU runs this backend: made only by [`Avx512::new`], which is compiled
+/// for the kernel's features, so the compiler allows it only in such code or in an `unsafe`
+/// block after the CPU check.
+#[derive(Copy, Clone)]
+pub(super) struct Avx512(());
+
+impl Avx512 {
+    /// The token, inside code compiled for the backend's features.
+    #[kernel(UBLOCK_PLANES_AVX512)]
+    #[inline]
+    pub(super) fn new() -> Self {
+        Avx512(())
+    }
+}
+
+/// A 512-bit register. Made only from a [`Avx512`] (or from other registers), so a value is
+/// the proof that the CPU runs the instructions below: that is what makes them sound.
 #[derive(Copy, Clone)]
 pub(super) struct Zmm(pub(super) __m512i);
 
 macro_rules! ternary {
     ($a:expr, $b:expr, $c:expr, $imm:expr) => {
-        // SAFETY: Zmm values exist only inside AVX-512F code entered after `available()`.
+        // SAFETY: a `Zmm` exists, which proves AVX-512F (see the type).
         Zmm(unsafe { _mm512_ternarylogic_epi32::<{ $imm as i32 }>($a.0, $b.0, $c.0) })
     };
 }
 
 impl Lanes for Zmm {
     const BYTES: usize = 64;
+    type Token = Avx512;
 
     #[inline(always)]
-    fn splat(v: u32) -> Self {
-        // SAFETY: see the type's notes.
+    fn token(self) -> Avx512 {
+        Avx512(())
+    }
+
+    #[inline(always)]
+    fn splat(_: Self::Token, v: u32) -> Self {
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_set1_epi32(v as i32) })
     }
 
     #[inline(always)]
-    fn broadcast_lane(pattern: &[u8; 16]) -> Self {
-        // SAFETY: reads 16 bytes from a 16-byte array; AVX-512F per the type's notes.
+    fn broadcast_lane(_: Self::Token, pattern: &[u8; 16]) -> Self {
+        // SAFETY: reads 16 bytes from a 16-byte array; a register exists, which proves the features (see the register type).
         Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(pattern.as_ptr().cast())) })
     }
 
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_xor_si512(self.0, o.0) })
     }
 
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_and_si512(self.0, o.0) })
     }
 
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_or_si512(self.0, o.0) })
     }
 
     #[inline(always)]
     fn andnot(self, o: Self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_andnot_si512(self.0, o.0) })
     }
 
     #[inline(always)]
     fn rotl4(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_rol_epi32::<4>(self.0) })
     }
 
     #[inline(always)]
     fn rotl8(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_rol_epi32::<8>(self.0) })
     }
 
     #[inline(always)]
     fn rotl20(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_rol_epi32::<20>(self.0) })
     }
 
     #[inline(always)]
     fn shl32<const N: u32>(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_slli_epi32::<N>(self.0) })
     }
 
     #[inline(always)]
     fn shr32<const N: u32>(self) -> Self {
-        // SAFETY: see the type's notes.
+        // SAFETY: `self` or the token proves the features (see the type).
         Zmm(unsafe { _mm512_srli_epi32::<N>(self.0) })
     }
 
     #[inline(always)]
     fn shuffle_bytes(self, idx: Self) -> Self {
-        // SAFETY: AVX-512BW, see the type's notes.
+        // SAFETY: a register exists, which proves the features (see the register type).
         Zmm(unsafe { _mm512_shuffle_epi8(self.0, idx.0) })
     }
 
@@ -163,12 +184,12 @@ impl Lanes for Zmm {
     }
 
     #[inline(always)]
-    fn load_batch<V: Variant>(src: &[u8]) -> State<Self> {
+    fn load_batch<V: Variant>(t: Self::Token, src: &[u8]) -> State<Self> {
         let src = &src[..512];
-        let bswap = Self::broadcast_lane(&BSWAP32);
+        let bswap = Self::broadcast_lane(t, &BSWAP32);
         let mut z = [bswap; 8];
         for (r, chunk) in z.iter_mut().zip(src.chunks_exact(64)) {
-            // SAFETY: `chunk` is 64 readable bytes; AVX-512F per the type's notes.
+            // SAFETY: `chunk` is 64 readable bytes; a register exists, which proves the features (see the register type).
             *r = Zmm(unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }).shuffle_bytes(bswap);
         }
         let mut a = [z[0], z[1], z[2], z[3]];
@@ -177,7 +198,7 @@ impl Lanes for Zmm {
         bitslice::transpose4(&mut b);
         let mut s = [a; 2];
         for j in 0..4 {
-            // SAFETY: see the type's notes.
+            // SAFETY: `self` or the token proves the features (see the type).
             unsafe {
                 if V::BLOCK == 16 {
                     s[0][j] = Zmm(_mm512_unpacklo_epi64(a[j].0, b[j].0));
@@ -198,7 +219,7 @@ impl Lanes for Zmm {
         let mut b = s[1];
         for j in 0..4 {
             let (h0, h1) = (s[0][j].0, s[1][j].0);
-            // SAFETY: see the type's notes.
+            // SAFETY: `self` or the token proves the features (see the type).
             unsafe {
                 if V::BLOCK == 16 {
                     a[j] = Zmm(_mm512_unpacklo_epi64(h0, h1));
@@ -213,10 +234,10 @@ impl Lanes for Zmm {
         }
         bitslice::transpose4(&mut a);
         bitslice::transpose4(&mut b);
-        let bswap = Self::broadcast_lane(&BSWAP32);
+        let bswap = Self::broadcast_lane(s[0][0].token(), &BSWAP32);
         let z = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
         for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(64)) {
-            // SAFETY: `chunk` is 64 writable bytes; AVX-512F per the type's notes.
+            // SAFETY: `chunk` is 64 writable bytes; a register exists, which proves the features (see the register type).
             unsafe { _mm512_storeu_si512(chunk.as_mut_ptr().cast(), r.shuffle_bytes(bswap).0) };
         }
     }
@@ -224,22 +245,22 @@ impl Lanes for Zmm {
 
 #[kernel(UBLOCK_PLANES_AVX512)]
 fn ecb_encrypt_avx512<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    bitslice::ecb_encrypt::<Zmm, V>(keys, buf);
+    bitslice::ecb_encrypt::<Zmm, V>(Avx512::new(), keys, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX512)]
 fn ecb_decrypt_avx512<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    bitslice::ecb_decrypt::<Zmm, V>(keys, buf);
+    bitslice::ecb_decrypt::<Zmm, V>(Avx512::new(), keys, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX512)]
 fn ctr_avx512<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
-    bitslice::ctr::<Zmm, V>(keys, counter, buf);
+    bitslice::ctr::<Zmm, V>(Avx512::new(), keys, counter, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX512)]
 fn cbc_decrypt_avx512<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
-    bitslice::cbc_decrypt::<Zmm, V>(keys, iv, buf);
+    bitslice::cbc_decrypt::<Zmm, V>(Avx512::new(), keys, iv, buf);
 }
 
 #[kernel(UBLOCK_PLANES_AVX512)]
@@ -248,11 +269,12 @@ fn cbc_encrypt_streams_avx512<V: Variant>(
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
 ) {
-    let mut planes = [[[Zmm::splat(0); 4]; 2]; 25];
-    bitslice::slot_keys::<Zmm, V>(keys, &mut planes);
-    bitslice::cbc_encrypt_streams::<Zmm, V>(&planes, ivs, bufs);
+    let t = Avx512::new();
+    let mut planes = [[[Zmm::splat(t, 0); 4]; 2]; 25];
+    bitslice::slot_keys::<Zmm, V>(t, keys, &mut planes);
+    bitslice::cbc_encrypt_streams::<Zmm, V>(t, &planes, ivs, bufs);
     // The planes are round keys.
-    crate::wipe::set(&mut planes, [[[Zmm::splat(0); 4]; 2]; 25]);
+    crate::wipe::set(&mut planes, [[[Zmm::splat(t, 0); 4]; 2]; 25]);
 }
 
 /// Blocks of one batch, hence the most CBC streams one call interleaves.

@@ -3,28 +3,29 @@
 //! [`super::full_slice`], and a safe wrapper that checks the CPU first.
 
 /// Defines `batch`, `ecb`, `ctr` and `cbc_decrypt` for register type `$reg`, whose
-/// operations need the features of the kernel `$kernel`, present when `$available()` says so.
+/// operations need the features of the kernel `$kernel`, present when `$available()` says so;
+/// `$token` makes the register type's token, inside the kernel's functions.
 macro_rules! full_slice_entry_points {
-    ($kernel:ident, $reg:ty, $available:path) => {
+    ($kernel:ident, $reg:ty, $token:expr, $available:path) => {
         #[kernel($kernel)]
         fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
-            full_slice::ecb::<$reg, V, DECRYPT>(keys, buf)
+            full_slice::ecb::<$reg, V, DECRYPT>($token, keys, buf)
         }
 
         #[kernel($kernel)]
         fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
-            full_slice::cbc_decrypt::<$reg, V>(keys, iv, buf)
+            full_slice::cbc_decrypt::<$reg, V>($token, keys, iv, buf)
         }
 
         #[kernel($kernel)]
         fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
-            full_slice::ctr::<$reg, V>(keys, counter, buf)
+            full_slice::ctr::<$reg, V>($token, keys, counter, buf)
         }
 
         #[cfg(feature = "kernel-parts")]
         #[kernel($kernel)]
         fn ecb_part_full<V: Variant, const PART: u8>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
-            full_slice::ecb_part::<$reg, V, PART>(keys, buf)
+            full_slice::ecb_part::<$reg, V, PART>($token, keys, buf)
         }
 
         /// One part of ECB alone (see `full_slice::ecb_part`). Returns the bytes done (0

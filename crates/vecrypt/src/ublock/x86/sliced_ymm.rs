@@ -12,7 +12,7 @@ use core::arch::x86_64::*;
 
 use super::Variant;
 use super::full_slice::{self, SliceKeys};
-use super::planes_ymm::Ymm;
+use super::planes_ymm::{Avx2, Ymm};
 use super::sliced_entry::full_slice_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
@@ -25,39 +25,39 @@ fn available() -> bool {
 /// `t = (x ^ (x >> S)) & M; x ^= t ^ (t << S)`: swaps the bits `M` selects with those `S`
 /// places above them, in every 64-bit lane.
 #[inline(always)]
-fn swap_bits<const S: i32, const L: i32>(x: __m256i, m: i64) -> __m256i {
-    // SAFETY: AVX2, enabled on every function this is inlined into (see `Exchanges`).
-    unsafe {
+fn swap_bits<const S: i32, const L: i32>(r: Ymm, m: i64) -> Ymm {
+    let x = r.0;
+    // SAFETY: `r` exists, which proves AVX2 (see the register type).
+    Ymm(unsafe {
         let t = _mm256_and_si256(
             _mm256_xor_si256(x, _mm256_srli_epi64::<S>(x)),
             _mm256_set1_epi64x(m),
         );
         _mm256_xor_si256(_mm256_xor_si256(x, t), _mm256_slli_epi64::<L>(t))
-    }
+    })
 }
 
-// The operations below are reached only from this file's `#[target_feature]` functions,
-// entered after `planes_ymm::available()`; that is what makes the intrinsics in them sound.
+// Every operation below has a register or a token, which proves the features.
 impl Exchanges for Ymm {
     const REVERSED: bool = false;
 
     #[inline(always)]
-    fn load(b: &[u8]) -> Self {
+    fn load(_: Self::Token, b: &[u8]) -> Self {
         let b: &[u8; 32] = b[..32].try_into().unwrap_or(&[0; 32]);
-        // SAFETY: reads 32 bytes from a 32-byte array; AVX per the note above.
+        // SAFETY: reads 32 bytes from a 32-byte array; a register exists, which proves the features (see the register type).
         Ymm(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) })
     }
 
     #[inline(always)]
     fn store(self, b: &mut [u8]) {
         let b: &mut [u8; 32] = (&mut b[..32]).try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: writes 32 bytes into a 32-byte array; AVX per the note above.
+        // SAFETY: writes 32 bytes into a 32-byte array; a register exists, which proves the features (see the register type).
         unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), self.0) }
     }
 
     #[inline(always)]
     fn byte_exchange<const D: usize>(x: Self, y: Self) -> (Self, Self) {
-        // SAFETY: AVX2 per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         unsafe {
             match D {
                 1 => {
@@ -88,14 +88,14 @@ impl Exchanges for Ymm {
 
     #[inline(always)]
     fn bit_transpose(self) -> Self {
-        let x = swap_bits::<7, 7>(self.0, 0x00aa_00aa_00aa_00aa);
+        let x = swap_bits::<7, 7>(self, 0x00aa_00aa_00aa_00aa);
         let x = swap_bits::<14, 14>(x, 0x0000_cccc_0000_cccc);
-        Ymm(swap_bits::<28, 28>(x, 0x0000_0000_f0f0_f0f0))
+        swap_bits::<28, 28>(x, 0x0000_0000_f0f0_f0f0)
     }
 
     #[inline(always)]
     fn qword_exchange(x: Self, y: Self) -> (Self, Self) {
-        // SAFETY: AVX2 per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         unsafe {
             (
                 Ymm(_mm256_unpacklo_epi64(x.0, y.0)),
@@ -106,7 +106,7 @@ impl Exchanges for Ymm {
 
     #[inline(always)]
     fn pair_exchange(x: Self, y: Self) -> (Self, Self) {
-        // SAFETY: AVX2 per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         unsafe {
             (
                 Ymm(_mm256_permute2x128_si256::<0x20>(x.0, y.0)),
@@ -116,7 +116,7 @@ impl Exchanges for Ymm {
     }
 }
 
-full_slice_entry_points!(UBLOCK_SLICED_AVX2, Ymm, available);
+full_slice_entry_points!(UBLOCK_SLICED_AVX2, Ymm, Avx2::new(), available);
 
 /// The calls take `sliced_ymm_gfni.rs` where the CPU has GFNI; these keep this kernel checked
 /// against the portable code there too.

@@ -14,7 +14,7 @@ use core::arch::x86_64::*;
 use super::Variant;
 use super::bitslice::{Lanes, State};
 use super::full_slice::{self, SliceKeys};
-use super::planes_ymm::Ymm;
+use super::planes_ymm::{Avx2, Ymm};
 use super::sliced_entry::full_slice_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
@@ -24,8 +24,29 @@ pub(super) fn available() -> bool {
     kernels::UBLOCK_SLICED_AVX2_GFNI.runs()
 }
 
-/// A 256-bit register whose bit transpose is `GF2P8AFFINEQB`. Only built inside this file's
-/// `#[target_feature]` functions, entered after [`available`].
+/// The proof that the CPU runs AVX2 and GFNI: made only by [`Gfni::new`], compiled for the
+/// kernel's features.
+#[derive(Copy, Clone)]
+pub(super) struct Gfni(());
+
+impl Gfni {
+    /// The token, inside code compiled for the kernel's features.
+    #[kernel(UBLOCK_SLICED_AVX2_GFNI)]
+    #[inline]
+    pub(super) fn new() -> Self {
+        Gfni(())
+    }
+
+    /// The AVX2 token this one implies.
+    #[inline(always)]
+    fn avx2(self) -> Avx2 {
+        // SAFETY: `self` exists, so the CPU runs AVX2 and GFNI (see the type).
+        unsafe { Avx2::new() }
+    }
+}
+
+/// A 256-bit register whose bit transpose is `GF2P8AFFINEQB`. Made only from a [`Gfni`]
+/// token or from other such registers, so a value proves the features.
 #[derive(Copy, Clone)]
 pub(super) struct YmmGfni(Ymm);
 
@@ -41,15 +62,21 @@ fn rewrap<A: Copy, B>(s: State<A>, f: impl Fn(A) -> B) -> State<B> {
 
 impl Lanes for YmmGfni {
     const BYTES: usize = Ymm::BYTES;
+    type Token = Gfni;
 
     #[inline(always)]
-    fn splat(v: u32) -> Self {
-        YmmGfni(Ymm::splat(v))
+    fn token(self) -> Gfni {
+        Gfni(())
     }
 
     #[inline(always)]
-    fn broadcast_lane(pattern: &[u8; 16]) -> Self {
-        YmmGfni(Ymm::broadcast_lane(pattern))
+    fn splat(t: Gfni, v: u32) -> Self {
+        YmmGfni(Ymm::splat(t.avx2(), v))
+    }
+
+    #[inline(always)]
+    fn broadcast_lane(t: Gfni, pattern: &[u8; 16]) -> Self {
+        YmmGfni(Ymm::broadcast_lane(t.avx2(), pattern))
     }
 
     #[inline(always)]
@@ -103,8 +130,8 @@ impl Lanes for YmmGfni {
     }
 
     #[inline(always)]
-    fn load_batch<V: Variant>(src: &[u8]) -> State<Self> {
-        rewrap(Ymm::load_batch::<V>(src), YmmGfni)
+    fn load_batch<V: Variant>(t: Gfni, src: &[u8]) -> State<Self> {
+        rewrap(Ymm::load_batch::<V>(t.avx2(), src), YmmGfni)
     }
 
     #[inline(always)]
@@ -117,8 +144,8 @@ impl Exchanges for YmmGfni {
     const REVERSED: bool = true;
 
     #[inline(always)]
-    fn load(b: &[u8]) -> Self {
-        YmmGfni(Ymm::load(b))
+    fn load(t: Gfni, b: &[u8]) -> Self {
+        YmmGfni(Ymm::load(t.avx2(), b))
     }
 
     #[inline(always)]
@@ -134,8 +161,7 @@ impl Exchanges for YmmGfni {
 
     #[inline(always)]
     fn bit_transpose(self) -> Self {
-        // SAFETY: GFNI and AVX, enabled on every function this is inlined into (the entry
-        // points below, entered after `available()`).
+        // SAFETY: `self` exists, so the CPU runs GFNI and AVX2 (see the type).
         YmmGfni(Ymm(unsafe {
             _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_set1_epi64x(ANTI_TRANSPOSE), self.0.0)
         }))
@@ -154,4 +180,4 @@ impl Exchanges for YmmGfni {
     }
 }
 
-full_slice_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, available);
+full_slice_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, Gfni::new(), available);

@@ -12,7 +12,7 @@ use core::arch::x86_64::*;
 
 use super::Variant;
 use super::full_slice::{self, SliceKeys};
-use super::planes_zmm::Zmm;
+use super::planes_zmm::{Avx512, Zmm};
 use super::sliced_entry::full_slice_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
@@ -27,22 +27,21 @@ pub(super) fn available() -> bool {
 /// involution).
 const ANTI_TRANSPOSE: i64 = 0x0102_0408_1020_4080;
 
-// The operations below are reached only from this file's `#[target_feature]` functions,
-// entered after `available()`; that is what makes the intrinsics in them sound.
+// Every operation below has a register or a token, which proves the features.
 impl Exchanges for Zmm {
     const REVERSED: bool = true;
 
     #[inline(always)]
-    fn load(b: &[u8]) -> Self {
+    fn load(_: Self::Token, b: &[u8]) -> Self {
         let b: &[u8; 64] = b[..64].try_into().unwrap_or(&[0; 64]);
-        // SAFETY: reads 64 bytes from a 64-byte array; AVX-512F per the note above.
+        // SAFETY: reads 64 bytes from a 64-byte array; a register exists, which proves the features (see the register type).
         Zmm(unsafe { _mm512_loadu_si512(b.as_ptr().cast()) })
     }
 
     #[inline(always)]
     fn store(self, b: &mut [u8]) {
         let b: &mut [u8; 64] = (&mut b[..64]).try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: writes 64 bytes into a 64-byte array; AVX-512F per the note above.
+        // SAFETY: writes 64 bytes into a 64-byte array; a register exists, which proves the features (see the register type).
         unsafe { _mm512_storeu_si512(b.as_mut_ptr().cast(), self.0) }
     }
 
@@ -55,7 +54,7 @@ impl Exchanges for Zmm {
             2 => 0xcccc_cccc_cccc_cccc,
             _ => 0xf0f0_f0f0_f0f0_f0f0,
         };
-        // SAFETY: AVX-512F and BW per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         unsafe {
             let (up, down) = match D {
                 1 => (_mm512_slli_epi64::<8>(y.0), _mm512_srli_epi64::<8>(x.0)),
@@ -71,7 +70,7 @@ impl Exchanges for Zmm {
 
     #[inline(always)]
     fn bit_transpose(self) -> Self {
-        // SAFETY: GFNI with AVX-512F per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         Zmm(unsafe {
             _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(ANTI_TRANSPOSE), self.0)
         })
@@ -79,7 +78,7 @@ impl Exchanges for Zmm {
 
     #[inline(always)]
     fn qword_exchange(x: Self, y: Self) -> (Self, Self) {
-        // SAFETY: AVX-512F per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         unsafe {
             (
                 Zmm(_mm512_unpacklo_epi64(x.0, y.0)),
@@ -90,7 +89,7 @@ impl Exchanges for Zmm {
 
     #[inline(always)]
     fn pair_exchange(x: Self, y: Self) -> (Self, Self) {
-        // SAFETY: AVX-512F per the note above.
+        // SAFETY: a register exists, which proves the features (see the register type).
         unsafe {
             let lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
             let hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
@@ -102,4 +101,4 @@ impl Exchanges for Zmm {
     }
 }
 
-full_slice_entry_points!(UBLOCK_SLICED_AVX512, Zmm, available);
+full_slice_entry_points!(UBLOCK_SLICED_AVX512, Zmm, Avx512::new(), available);

@@ -17,7 +17,7 @@
 use core::arch::x86_64::*;
 
 use super::consts::SBOX;
-use super::nibbles::{Half, nibble_key, rotation};
+use super::nibbles::{Half, Ssse3, nibble_key, rotation};
 use super::{RoundKeys, V256_256, Variant};
 use crate::cpu::{kernel, kernels};
 
@@ -26,8 +26,9 @@ pub(super) fn available() -> bool {
     kernels::UBLOCK_WIDE_NIBBLES_AVX512.runs()
 }
 
-// The helpers below are reached only from `cbc_encrypt_vbmi`, entered after `available()`;
-// that is what makes the intrinsics in them sound.
+// The helpers below are compiled for the kernel's features too, so the compiler checks that
+// they are only called from code that has them; inside, the register intrinsics need no
+// `unsafe`.
 
 #[inline(always)]
 fn load16(b: &[u8]) -> __m128i {
@@ -36,66 +37,64 @@ fn load16(b: &[u8]) -> __m128i {
     unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
 }
 
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn join(h: &Half) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_set_m128i(h[1], h[0]) }
+    _mm256_set_m128i(h[1], h[0])
 }
 
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn broadcast(t: &[u8; 16]) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_broadcastsi128_si256(load16(t)) }
+    _mm256_broadcastsi128_si256(load16(t))
 }
 
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn load32(t: &[u8; 32]) -> __m256i {
-    // SAFETY: reads 32 bytes from a 32-byte array; AVX per the note above.
+    // SAFETY: reads 32 bytes from a 32-byte array.
     unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
 }
 
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn xor(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_xor_si256(a, b) }
+    _mm256_xor_si256(a, b)
 }
 
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn shuffle(table: __m256i, idx: __m256i) -> __m256i {
-    // SAFETY: AVX2, see the note above.
-    unsafe { _mm256_shuffle_epi8(table, idx) }
+    _mm256_shuffle_epi8(table, idx)
 }
 
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn permute(x: __m256i, idx: __m256i) -> __m256i {
-    // SAFETY: AVX-512 VBMI and VL, see the note above.
-    unsafe { _mm256_permutexvar_epi8(idx, x) }
+    _mm256_permutexvar_epi8(idx, x)
 }
 
 /// 16 bytes to 32 nibbles, one per byte.
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn expand(b: &[u8]) -> __m256i {
-    // SAFETY: SSE2 and AVX2, see the note above.
-    unsafe {
-        let v = load16(b);
-        let m = _mm_set1_epi8(0x0f);
-        let hi = _mm_and_si128(_mm_srli_epi16::<4>(v), m);
-        let lo = _mm_and_si128(v, m);
-        _mm256_set_m128i(_mm_unpackhi_epi8(hi, lo), _mm_unpacklo_epi8(hi, lo))
-    }
+    let v = load16(b);
+    let m = _mm_set1_epi8(0x0f);
+    let hi = _mm_and_si128(_mm_srli_epi16::<4>(v), m);
+    let lo = _mm_and_si128(v, m);
+    _mm256_set_m128i(_mm_unpackhi_epi8(hi, lo), _mm_unpacklo_epi8(hi, lo))
 }
 
 /// The inverse of [`expand`].
-#[inline(always)]
+#[kernel(UBLOCK_WIDE_NIBBLES_AVX512)]
+#[inline]
 fn compact(x: __m256i, out: &mut [u8]) {
     let mut b = [0u8; 16];
-    // SAFETY: SSSE3 and AVX2, see the note above; writes 16 bytes into a 16-byte array.
-    unsafe {
-        let w = _mm_set1_epi16(0x0110);
-        let lo = _mm_maddubs_epi16(_mm256_castsi256_si128(x), w);
-        let hi = _mm_maddubs_epi16(_mm256_extracti128_si256::<1>(x), w);
-        _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_packus_epi16(lo, hi));
-    }
+    let w = _mm_set1_epi16(0x0110);
+    let lo = _mm_maddubs_epi16(_mm256_castsi256_si128(x), w);
+    let hi = _mm_maddubs_epi16(_mm256_extracti128_si256::<1>(x), w);
+    // SAFETY: writes 16 bytes into a 16-byte array.
+    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_packus_epi16(lo, hi)) };
     out[..16].copy_from_slice(&b);
 }
 
@@ -127,7 +126,7 @@ fn cbc_encrypt_vbmi(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
     ));
     let mut keys = [[join(&[load16(&[0; 16]); 2]); 2]; 25];
     for (i, k) in keys.iter_mut().enumerate().take(V::ROUNDS + 1) {
-        let (a, b) = nibble_key::<V>(rk, i);
+        let (a, b) = nibble_key::<V>(Ssse3::new(), rk, i);
         *k = [join(&a), join(&b)];
     }
     let (mut x0, mut x1) = (expand(&iv[..16]), expand(&iv[16..32]));
