@@ -70,7 +70,7 @@ impl From<Hash> for HashMode {
 /// The set named on the command line.
 pub fn parse_set(name: &str) -> Result<ParamSet, Failure> {
     ParamSet::parse(name).map_err(|_| {
-        Failure(format!(
+        Failure::usage(format!(
             "unknown parameter set '{name}' (known: aigis-enc-1, aigis-enc-2, aigis-enc-3, aigis-enc-4)"
         ))
     })
@@ -80,7 +80,7 @@ pub fn parse_set(name: &str) -> Result<ParamSet, Failure> {
 fn system_coins(n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
     let mut out = Zeroizing::new(vec![0u8; n]);
     getrandom::fill(&mut out)
-        .map_err(|e| Failure(format!("cannot read system randomness: {e}")))?;
+        .map_err(|e| Failure::usage(format!("cannot read system randomness: {e}")))?;
     Ok(out)
 }
 
@@ -90,10 +90,10 @@ fn coins(args: &Args, n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
         Some(h) => {
             let c = Zeroizing::new(
                 hex::decode(h.trim())
-                    .map_err(|e| Failure(format!("--coins is not valid hex: {e}")))?,
+                    .map_err(|e| Failure::usage(format!("--coins is not valid hex: {e}")))?,
             );
             if c.len() != n {
-                return Err(Failure(format!(
+                return Err(Failure::usage(format!(
                     "--coins must be {n} bytes here, got {}",
                     c.len()
                 )));
@@ -105,7 +105,7 @@ fn coins(args: &Args, n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
 
 fn need<'a>(path: &'a Option<PathBuf>, flag: &str, op: &str) -> Result<&'a PathBuf, Failure> {
     path.as_ref()
-        .ok_or_else(|| Failure(format!("{op} needs {flag} FILE")))
+        .ok_or_else(|| Failure::usage(format!("{op} needs {flag} FILE")))
 }
 
 /// The same three operations on either variant.
@@ -174,7 +174,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let mut sk = Zeroizing::new(vec![0u8; set.secret_key_bytes()]);
             engine
                 .keypair(&c, &mut pk, &mut sk)
-                .map_err(|e| Failure(format!("{name}: {e}")))?;
+                .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
             write_atomic(sk_path, &sk)?;
             write_atomic(pk_path, &pk)
         }
@@ -186,7 +186,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let ss = Zeroizing::new(
                 engine
                     .encapsulate(&pk, &c, &mut ct)
-                    .map_err(|e| Failure(format!("{name} public key: {e}")))?,
+                    .map_err(|e| Failure::usage(format!("{name} public key: {e}")))?,
             );
             write_atomic(ct_path, &ct)?;
             emit_secret(args, &ss)
@@ -195,7 +195,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let sk = Zeroizing::new(read_input(need(&args.sk, "--sk", "decaps")?)?);
             let ct = read_input(need(&args.ct, "--ct", "decaps")?)?;
             if ct.len() != set.ciphertext_bytes() {
-                return Err(Failure(format!(
+                return Err(Failure::usage(format!(
                     "{name} ciphertext must be {} bytes, got {}",
                     set.ciphertext_bytes(),
                     ct.len()
@@ -204,7 +204,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let ss = Zeroizing::new(
                 engine
                     .decapsulate(&sk, &ct)
-                    .map_err(|e| Failure(format!("{name} secret key: {e}")))?,
+                    .map_err(|e| Failure::usage(format!("{name} secret key: {e}")))?,
             );
             emit_secret(args, &ss)
         }
