@@ -884,3 +884,150 @@ pub fn open(args: &OpenArgs) -> Result<(), Failure> {
         |input, out, bar| open_stream(&how, input, out, bar),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    //! The known-answer files of `tests/data/format-v1`, made again from their fixed keys and
+    //! "random" values and compared byte for byte. `VECRYPT_WRITE_KAT=1` rewrites them.
+
+    use super::*;
+
+    fn dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format-v1")
+    }
+
+    fn plaintext() -> Vec<u8> {
+        (0..70_000u32).map(|i| (i * 31 + i / 251) as u8).collect()
+    }
+
+    const NONCE_PREFIX_KAT: [u8; NONCE_PREFIX] = [
+        0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae,
+        0xaf,
+    ];
+
+    fn sealed(how: &Lock, suite: Suite, plain: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut input = plain;
+        seal_stream(
+            how,
+            suite,
+            &NONCE_PREFIX_KAT,
+            &mut input,
+            &mut |d: &[u8]| {
+                out.extend_from_slice(d);
+                Ok(())
+            },
+            None,
+        )
+        .map_err(|f| f.msg)
+        .unwrap();
+        out
+    }
+
+    /// Every known-answer file, by name.
+    fn files() -> Vec<(&'static str, Vec<u8>)> {
+        let plain = plaintext();
+        let key: Vec<u8> = (0u8..32).collect();
+        let pass = b"correct horse battery staple";
+        let salt: [u8; 16] = core::array::from_fn(|i| 0x50 + i as u8);
+        let cost = Cost {
+            m_kib: 256,
+            t: 2,
+            p: 1,
+        };
+        let set = ParamSet::Aigis2;
+        let kem = Aigis::new(set, HashMode::Shake);
+        let mut pk = vec![0u8; set.public_key_bytes()];
+        let mut sk = vec![0u8; set.secret_key_bytes()];
+        kem.keypair_into(&[0x11; 64], &mut pk, &mut sk).unwrap();
+        let to = Lock::Kem {
+            pk: &pk,
+            set,
+            mode: HashMode::Shake,
+            coins: [0x33; 32],
+        };
+        vec![
+            ("plain.bin", plain.clone()),
+            ("key.txt", keys::encode_key_file(&key).to_vec()),
+            ("passphrase.txt", [&pass[..], b"\n"].concat()),
+            (
+                "aigis-enc-2.pk",
+                encode_kem_key(false, set, HashMode::Shake, &pk),
+            ),
+            (
+                "aigis-enc-2.sk",
+                encode_kem_key(true, set, HashMode::Shake, &sk),
+            ),
+            (
+                "key-aes-256-gcm.vcr",
+                sealed(&Lock::Key(&key), Suite::Aes256Gcm, &plain),
+            ),
+            (
+                "key-kuznyechik-mgm.vcr",
+                sealed(&Lock::Key(&key), Suite::KuznyechikMgm, &plain),
+            ),
+            (
+                "empty-aes-256-gcm.vcr",
+                sealed(&Lock::Key(&key), Suite::Aes256Gcm, &[]),
+            ),
+            (
+                "passphrase-aes-256-gcm.vcr",
+                sealed(
+                    &Lock::Passphrase { pass, salt, cost },
+                    Suite::Aes256Gcm,
+                    &plain,
+                ),
+            ),
+            (
+                "aigis-enc-2-kuznyechik-mgm.vcr",
+                sealed(&to, Suite::KuznyechikMgm, &plain),
+            ),
+        ]
+    }
+
+    #[test]
+    fn known_answer_files_are_reproduced_byte_for_byte() {
+        let write = std::env::var_os("VECRYPT_WRITE_KAT").is_some();
+        for (name, want) in files() {
+            let path = dir().join(name);
+            if write {
+                std::fs::create_dir_all(dir()).unwrap();
+                std::fs::write(&path, &want).unwrap();
+            }
+            let got = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(got == want, "{name} differs from what seal makes now");
+        }
+    }
+
+    #[test]
+    fn chunk_nonces_carry_index_and_last_flag() {
+        let aead = Aead::new(Suite::Aes256Gcm, &[7; 32], b"h", &[0; 16])
+            .map_err(|f| f.msg)
+            .unwrap();
+        let (n, len) = aead.nonce(0x0102, true);
+        assert_eq!(&n[..len], &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1]);
+        let aead = Aead::new(Suite::KuznyechikMgm, &[7; 32], b"h", &[0; 16])
+            .map_err(|f| f.msg)
+            .unwrap();
+        let (n, len) = aead.nonce(5, false);
+        assert_eq!(len, 16);
+        assert_eq!(&n[8..], &[0, 0, 0, 0, 0, 0, 5, 0]);
+        assert_eq!(n[0] & 0x80, 0, "MGM nonces have their top bit clear");
+    }
+
+    #[test]
+    fn costs_out_of_bounds_are_refused() {
+        assert!(parse_cost("65536,3,1").is_ok());
+        for bad in [
+            "0,1,1",
+            "4194305,1,1",
+            "1024,0,1",
+            "1024,65,1",
+            "1024,1,17",
+            "x",
+            "1,2",
+        ] {
+            assert!(parse_cost(bad).is_err(), "{bad}");
+        }
+    }
+}
