@@ -146,12 +146,7 @@ impl Engine {
 }
 
 /// The key in a key file, after checking its header against the set and mode in use.
-fn key_in<'a>(
-    data: &'a [u8],
-    secret: bool,
-    set: ParamSet,
-    mode: HashMode,
-) -> Result<&'a [u8], Failure> {
+fn key_in(data: &[u8], secret: bool, set: ParamSet, mode: HashMode) -> Result<&[u8], Failure> {
     let what = if secret { "secret" } else { "public" };
     match decode_kem_key(data, secret)? {
         Some((s, m, key)) => {

@@ -80,7 +80,7 @@ pub fn decode_key_file(data: &[u8]) -> Result<Zeroizing<Vec<u8>>, String> {
             .map_err(|e| format!("damaged key line: {e}"));
     }
     let text = strip_newline(data);
-    if !text.is_empty() && text.len() % 2 == 0 && text.iter().all(u8::is_ascii_hexdigit) {
+    if !text.is_empty() && text.len().is_multiple_of(2) && text.iter().all(u8::is_ascii_hexdigit) {
         return hex::decode(text)
             .map(Zeroizing::new)
             .map_err(|e| e.to_string());

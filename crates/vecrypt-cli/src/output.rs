@@ -205,9 +205,8 @@ impl Sink {
         let placed = match s.replace {
             Replace::Allow => fs::rename(&s.tmp, &s.target),
             // A hard link never replaces an existing name.
-            Replace::Refuse => fs::hard_link(&s.tmp, &s.target).and_then(|()| {
+            Replace::Refuse => fs::hard_link(&s.tmp, &s.target).map(|()| {
                 let _ = fs::remove_file(&s.tmp);
-                Ok(())
             }),
         };
         match placed {

@@ -259,11 +259,11 @@ pub fn encode_kem_key(secret: bool, set: ParamSet, mode: HashMode, key: &[u8]) -
     out
 }
 
+/// What a KEM key file's header names, and the key after it.
+pub type KemKey<'a> = (ParamSet, HashMode, &'a [u8]);
+
 /// A KEM key file read back: `Some((set, mode, key))` if it has a header, `None` if raw.
-pub fn decode_kem_key(
-    data: &[u8],
-    secret: bool,
-) -> Result<Option<(ParamSet, HashMode, &[u8])>, Failure> {
+pub fn decode_kem_key(data: &[u8], secret: bool) -> Result<Option<KemKey<'_>>, Failure> {
     let Some(rest) = data.strip_prefix(KEM_KEY_MAGIC) else {
         return Ok(None);
     };
