@@ -41,7 +41,7 @@ pub struct Args {
     force: bool,
     /// Fixed coins in hex (64 bytes for keygen, 32 for encaps) instead of system randomness.
     #[arg(long)]
-    coins: Option<String>,
+    coins: Option<Zeroizing<String>>,
     /// Use the small-stack variant (same results).
     #[arg(long)]
     compact: bool,
