@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::{Backend, Error};
-use zeroize::Zeroizing;
 
 use crate::Failure;
 use crate::output::{read_input, write_atomic};
@@ -16,16 +15,16 @@ use crate::output::{read_input, write_atomic};
 pub struct Args {
     /// What to do.
     operation: Operation,
-    /// Key in hex: 16, 24 or 32 bytes (XTS: the data key and the tweak key, 32, 48 or 64).
-    #[arg(long)]
-    key: String,
+    /// The key (see --key, --key-file, --key-env).
+    #[command(flatten)]
+    key: crate::keys::KeyArgs,
     /// IV in hex. GCM: the nonce, any length (12 bytes is usual). CFB, OFB, CTR32: one block.
     /// XTS: the data unit number, 1 to 16 bytes, little-endian.
     #[arg(long)]
     iv: Option<String>,
     /// GCM only: associated data in hex (authenticated, not encrypted).
-    #[arg(long, default_value = "")]
-    aad: String,
+    #[arg(long, alias = "aad", default_value = "")]
+    ad: String,
     /// GCM only: tag length in bytes, 12 to 16. The tag follows the ciphertext.
     #[arg(long, default_value_t = 16)]
     tag_len: usize,
@@ -68,7 +67,7 @@ enum Operation {
 
 fn parse_hex(what: &str, text: &str) -> Result<Vec<u8>, Failure> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    hex::decode(&compact).map_err(|e| Failure(format!("{what} is not valid hex: {e}")))
+    hex::decode(&compact).map_err(|e| Failure::usage(format!("{what} is not valid hex: {e}")))
 }
 
 /// Everything one operation needs, parsed.
@@ -84,11 +83,11 @@ struct Job<'a> {
 impl Job<'_> {
     fn iv(&self) -> Result<&[u8], Failure> {
         self.iv
-            .ok_or_else(|| Failure("--iv is required for this operation".into()))
+            .ok_or_else(|| Failure::usage("--iv is required for this operation"))
     }
 
     fn run<K: KeySize>(&self, data: &mut Vec<u8>) -> Result<(), Failure> {
-        let named = |e: Error| Failure(format!("{}: {e}", K::NAME));
+        let named = |e: Error| Failure::lib(K::NAME, e);
         match self.op {
             Operation::GcmSeal | Operation::GcmOpen => {
                 let gcm = match self.backend {
@@ -97,7 +96,7 @@ impl Job<'_> {
                 }
                 .map_err(named)?;
                 if !(12..=16).contains(&self.tag_len) {
-                    return Err(Failure("--tag-len must be 12 to 16".into()));
+                    return Err(Failure::usage("--tag-len must be 12 to 16"));
                 }
                 if self.op == Operation::GcmSeal {
                     let tag = gcm
@@ -108,7 +107,7 @@ impl Job<'_> {
                     let split = data
                         .len()
                         .checked_sub(self.tag_len)
-                        .ok_or_else(|| Failure("input is shorter than the tag".into()))?;
+                        .ok_or_else(|| Failure::usage("input is shorter than the tag"))?;
                     let tag = data.split_off(split);
                     gcm.decrypt_detached(self.iv()?, self.aad, data, &tag)
                         .map_err(named)?;
@@ -155,13 +154,13 @@ impl Job<'_> {
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let key = Zeroizing::new(parse_hex("--key", &args.key)?);
+    let key = args.key.load()?;
     let iv = args
         .iv
         .as_deref()
         .map(|v| parse_hex("--iv", v))
         .transpose()?;
-    let aad = parse_hex("--aad", &args.aad)?;
+    let aad = parse_hex("--ad", &args.ad)?;
     let backend = args
         .backend
         .as_deref()
@@ -170,7 +169,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut data = match (&args.hex, &args.input) {
         (Some(h), _) => parse_hex("--hex", h)?,
         (None, Some(path)) => read_input(path)?,
-        (None, None) => return Err(Failure("give the input with --hex or --in".into())),
+        (None, None) => return Err(Failure::usage("give the input with --hex or --in")),
     };
     let job = Job {
         op: args.operation,
@@ -191,7 +190,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         (32, false) => job.run::<K256>(&mut data)?,
         _ => {
             let want = if xts { "32, 48 or 64" } else { "16, 24 or 32" };
-            return Err(Failure(format!(
+            return Err(Failure::usage(format!(
                 "--key must be {want} bytes, got {}",
                 key.len()
             )));

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use vecrypt::registry::{self, DynCipher};
-use zeroize::Zeroizing;
 
 use crate::Failure;
 use crate::output::{read_input, write_atomic};
@@ -18,9 +17,9 @@ pub struct Args {
     /// Mode of operation. ECB and CBC take whole blocks (no padding); CTR any length.
     #[arg(long, value_enum)]
     mode: Mode,
-    /// Key, in hex.
-    #[arg(long)]
-    key: String,
+    /// The key (see --key, --key-file, --key-env).
+    #[command(flatten)]
+    key: crate::keys::KeyArgs,
     /// IV in hex: one block for CBC and CTR (the first counter block, big-endian over the block).
     #[arg(long)]
     iv: Option<String>,
@@ -56,44 +55,44 @@ enum Mode {
 
 fn parse_hex(what: &str, text: &str) -> Result<Vec<u8>, Failure> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    hex::decode(&compact).map_err(|e| Failure(format!("{what} is not valid hex: {e}")))
+    hex::decode(&compact).map_err(|e| Failure::usage(format!("{what} is not valid hex: {e}")))
 }
 
 fn keyed(args: &Args) -> Result<Box<dyn DynCipher>, Failure> {
     let info = registry::cipher(&args.alg).map_err(|_| {
         let known: Vec<&str> = registry::ciphers().iter().map(|c| c.name).collect();
-        Failure(format!(
+        Failure::usage(format!(
             "unknown algorithm '{}' (known: {})",
             args.alg,
             known.join(", ")
         ))
     })?;
-    let key = Zeroizing::new(parse_hex("--key", &args.key)?);
+    let key = args.key.load()?;
     let backend = args
         .backend
         .as_deref()
         .map(crate::parse_backend)
         .transpose()?;
-    (info.new)(&key, backend).map_err(|e| Failure(format!("{}: {e}", info.name)))
+    (info.new)(&key, backend).map_err(|e| Failure::usage(format!("{}: {e}", info.name)))
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let cipher = keyed(args)?;
     let iv = match (args.mode, &args.iv) {
-        (Mode::Ecb, Some(_)) => return Err(Failure("--iv is not used in ECB mode".into())),
+        (Mode::Ecb, Some(_)) => return Err(Failure::usage("--iv is not used in ECB mode")),
         (Mode::Ecb, None) => Vec::new(),
         (mode, Some(iv)) => {
             crate::gost::widen_ctr_iv(&args.alg, mode == Mode::Ctr, parse_hex("--iv", iv)?)
         }
-        (_, None) => return Err(Failure("--iv is required in CBC and CTR modes".into())),
+        (_, None) => return Err(Failure::usage("--iv is required in CBC and CTR modes")),
     };
     if args.iterate.is_some() && args.mode != Mode::Ecb {
-        return Err(Failure("--iterate works in ECB mode only".into()));
+        return Err(Failure::usage("--iterate works in ECB mode only"));
     }
     let mut data = match (&args.hex, &args.input) {
         (Some(h), _) => parse_hex("--hex", h)?,
         (None, Some(path)) => read_input(path)?,
-        (None, None) => return Err(Failure("give the input with --hex or --in".into())),
+        (None, None) => return Err(Failure::usage("give the input with --hex or --in")),
     };
     let encrypt = matches!(args.direction, Direction::Encrypt);
     for _ in 0..args.iterate.unwrap_or(1) {
@@ -104,7 +103,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             (Mode::Cbc, false) => cipher.decrypt_cbc(&iv, &mut data),
             (Mode::Ctr, _) => cipher.apply_ctr(&iv, &mut data),
         }
-        .map_err(|e| Failure(format!("{}: {e}", args.alg)))?;
+        .map_err(|e| Failure::usage(format!("{}: {e}", args.alg)))?;
     }
     match &args.output {
         Some(path) => write_atomic(path, &data),

@@ -7,7 +7,6 @@ use clap::ValueEnum;
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
 use vecrypt::modes::BlockModes;
 use vecrypt::modes::gost;
-use zeroize::Zeroizing;
 
 use crate::Failure;
 use crate::output::{read_input, write_atomic};
@@ -19,9 +18,9 @@ pub struct Args {
     /// Mode of operation.
     #[arg(long, value_enum)]
     mode: GostMode,
-    /// Key (32 bytes), in hex.
-    #[arg(long)]
-    key: String,
+    /// The key (see --key, --key-file, --key-env).
+    #[command(flatten)]
+    key: crate::keys::KeyArgs,
     /// IV in hex: half a block for CTR and CTR-ACPKM, one or more whole blocks for OFB and
     /// CBC, at least one block for CFB; the 16-byte nonce for MGM.
     #[arg(long)]
@@ -77,7 +76,7 @@ enum GostMode {
 
 fn parse_hex(what: &str, text: &str) -> Result<Vec<u8>, Failure> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    hex::decode(&compact).map_err(|e| Failure(format!("{what} is not valid hex: {e}")))
+    hex::decode(&compact).map_err(|e| Failure::usage(format!("{what} is not valid hex: {e}")))
 }
 
 /// For `vecrypt cipher kuznyechik --mode ctr`: GOST R 34.13 CTR takes a half-block IV and
@@ -94,11 +93,11 @@ pub fn widen_ctr_iv(alg: &str, ctr: bool, iv: Vec<u8>) -> Vec<u8> {
 }
 
 fn required<T: Copy>(value: Option<T>, flag: &str, mode: &str) -> Result<T, Failure> {
-    value.ok_or_else(|| Failure(format!("{flag} is required in {mode} mode")))
+    value.ok_or_else(|| Failure::usage(format!("{flag} is required in {mode} mode")))
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let key = Zeroizing::new(parse_hex("--key", &args.key)?);
+    let key = args.key.load()?;
     let backend = args
         .backend
         .as_deref()
@@ -108,11 +107,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Some(b) => Kuznyechik::with_backend(&key, b),
         None => Kuznyechik::from_key(&key),
     }
-    .map_err(|e| Failure(format!("kuznyechik: {e}")))?;
+    .map_err(|e| Failure::usage(format!("kuznyechik: {e}")))?;
     let mut data = match (&args.hex, &args.input) {
         (Some(h), _) => parse_hex("--hex", h)?,
         (None, Some(path)) => read_input(path)?,
-        (None, None) => return Err(Failure("give the input with --hex or --in".into())),
+        (None, None) => return Err(Failure::usage("give the input with --hex or --in")),
     };
     let iv = args
         .iv
@@ -121,12 +120,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .transpose()?;
     let need_iv = || {
         iv.clone()
-            .ok_or_else(|| Failure("--iv is required in this mode".into()))
+            .ok_or_else(|| Failure::usage("--iv is required in this mode"))
     };
     let is_mac_mode = matches!(args.mode, GostMode::Omac | GostMode::OmacAcpkm);
     if (args.op == Op::Mac) != is_mac_mode {
-        return Err(Failure(
-            "use `mac` with the omac and omac-acpkm modes, encrypt/decrypt with the others".into(),
+        return Err(Failure::usage(
+            "use `mac` with the omac and omac-acpkm modes, encrypt/decrypt with the others",
         ));
     }
     let encrypt = args.op == Op::Encrypt;
@@ -152,7 +151,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         GostMode::Mgm => mgm(&cipher, args, &need_iv()?, &mut data, encrypt),
     };
-    result.map_err(|e| Failure(format!("kuznyechik: {e}")))?;
+    result.map_err(|e| Failure::lib("kuznyechik", e))?;
     match &args.output {
         Some(path) => write_atomic(path, &data),
         None => {

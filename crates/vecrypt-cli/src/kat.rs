@@ -103,7 +103,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         drbg.fill(&mut ec[..]);
         let (ct, ss) = kem.encapsulate_from_coins(&pk, &ec[..])?;
         if kem.decapsulate(&sk, &ct)? != ss {
-            return Err(Failure(format!(
+            return Err(Failure::usage(format!(
                 "{}: decapsulation disagrees at count {count}",
                 set.name()
             )));
@@ -119,7 +119,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         // A reader that stops early (`| head`) is not a failure of the command.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(|e| Failure(format!("cannot write the output: {e}"))),
+        r => r.map_err(|e| Failure::usage(format!("cannot write the output: {e}"))),
     }
 }
 

@@ -1,7 +1,8 @@
 //! `vecrypt kem <SET> keygen|encaps|decaps [--hash shake|sm3] ...`: Aigis-enc over files.
 //!
-//! Keys and ciphertexts are raw bytes in files; the shared secret is printed in hex unless
-//! `--ss FILE` is given. Coins come from the operating system unless `--coins HEX` fixes them
+//! Key files start with a nine-byte header naming the set and the hash mode (see
+//! docs/format.md); files of raw key bytes are read too, with the set and mode given.
+//! Ciphertexts are raw bytes; the shared secret is printed in hex unless `--ss FILE` is given. Coins come from the operating system unless `--coins HEX` fixes them
 //! (64 bytes for keygen, 32 for encaps), which reproduces test vectors.
 
 use std::path::PathBuf;
@@ -11,7 +12,8 @@ use vecrypt::aigis::{Aigis, AigisCompact, HashMode, ParamSet};
 use zeroize::Zeroizing;
 
 use crate::Failure;
-use crate::output::{read_input, write_atomic};
+use crate::output::{Replace, Secrecy, read_input, write_all};
+use crate::seal::{decode_kem_key, encode_kem_key};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,9 +21,9 @@ pub struct Args {
     set: String,
     /// What to do.
     op: Op,
-    /// Hash mode.
-    #[arg(long, value_enum, default_value = "shake")]
-    hash: Hash,
+    /// Hash mode (default: the key file's, or shake).
+    #[arg(long, value_enum)]
+    hash: Option<Hash>,
     /// Public key file (written by keygen, read by encaps).
     #[arg(long, value_name = "FILE")]
     pk: Option<PathBuf>,
@@ -34,9 +36,12 @@ pub struct Args {
     /// Write the shared secret to this file instead of printing it in hex.
     #[arg(long, value_name = "FILE")]
     ss: Option<PathBuf>,
+    /// keygen: replace existing key files.
+    #[arg(long)]
+    force: bool,
     /// Fixed coins in hex (64 bytes for keygen, 32 for encaps) instead of system randomness.
     #[arg(long)]
-    coins: Option<String>,
+    coins: Option<Zeroizing<String>>,
     /// Use the small-stack variant (same results).
     #[arg(long)]
     compact: bool,
@@ -70,7 +75,7 @@ impl From<Hash> for HashMode {
 /// The set named on the command line.
 pub fn parse_set(name: &str) -> Result<ParamSet, Failure> {
     ParamSet::parse(name).map_err(|_| {
-        Failure(format!(
+        Failure::usage(format!(
             "unknown parameter set '{name}' (known: aigis-enc-1, aigis-enc-2, aigis-enc-3, aigis-enc-4)"
         ))
     })
@@ -80,7 +85,7 @@ pub fn parse_set(name: &str) -> Result<ParamSet, Failure> {
 fn system_coins(n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
     let mut out = Zeroizing::new(vec![0u8; n]);
     getrandom::fill(&mut out)
-        .map_err(|e| Failure(format!("cannot read system randomness: {e}")))?;
+        .map_err(|e| Failure::usage(format!("cannot read system randomness: {e}")))?;
     Ok(out)
 }
 
@@ -90,10 +95,10 @@ fn coins(args: &Args, n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
         Some(h) => {
             let c = Zeroizing::new(
                 hex::decode(h.trim())
-                    .map_err(|e| Failure(format!("--coins is not valid hex: {e}")))?,
+                    .map_err(|e| Failure::usage(format!("--coins is not valid hex: {e}")))?,
             );
             if c.len() != n {
-                return Err(Failure(format!(
+                return Err(Failure::usage(format!(
                     "--coins must be {n} bytes here, got {}",
                     c.len()
                 )));
@@ -105,7 +110,7 @@ fn coins(args: &Args, n: usize) -> Result<Zeroizing<Vec<u8>>, Failure> {
 
 fn need<'a>(path: &'a Option<PathBuf>, flag: &str, op: &str) -> Result<&'a PathBuf, Failure> {
     path.as_ref()
-        .ok_or_else(|| Failure(format!("{op} needs {flag} FILE")))
+        .ok_or_else(|| Failure::usage(format!("{op} needs {flag} FILE")))
 }
 
 /// The same three operations on either variant.
@@ -140,73 +145,127 @@ impl Engine {
     }
 }
 
-fn emit_secret(args: &Args, ss: &[u8; 32]) -> Result<(), Failure> {
-    match &args.ss {
-        Some(path) => write_atomic(path, ss),
-        None => {
-            println!("{}", hex::encode(ss));
-            Ok(())
+/// The key in a key file, after checking its header against the set and mode in use.
+fn key_in(data: &[u8], secret: bool, set: ParamSet, mode: HashMode) -> Result<&[u8], Failure> {
+    let what = if secret { "secret" } else { "public" };
+    match decode_kem_key(data, secret)? {
+        Some((s, m, key)) => {
+            if s != set || m != mode {
+                let name = |m: HashMode| match m {
+                    HashMode::Shake => "shake",
+                    HashMode::Sm3 => "sm3",
+                };
+                return Err(Failure::rejected(format!(
+                    "wrong key: the {what} key is for {} with --hash {}, not {} with --hash {}",
+                    s.name(),
+                    name(m),
+                    set.name(),
+                    name(mode)
+                )));
+            }
+            Ok(key)
         }
+        None => Ok(data),
     }
+}
+
+/// The hash mode: `--hash`, else the key file's, else SHAKE.
+fn hash_mode(args: &Args, key_file: Option<&[u8]>, secret: bool) -> HashMode {
+    if let Some(h) = args.hash {
+        return h.into();
+    }
+    key_file
+        .and_then(|d| decode_kem_key(d, secret).ok().flatten())
+        .map_or(HashMode::Shake, |(_, m, _)| m)
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let set = parse_set(&args.set)?;
-    let mode = HashMode::from(args.hash);
     let backend = args
         .backend
         .as_deref()
         .map(crate::parse_backend)
         .transpose()?;
-    let engine = match (args.compact, backend) {
-        (false, None) => Engine::Fast(Aigis::new(set, mode)),
-        (false, Some(b)) => Engine::Fast(Aigis::with_backend(set, mode, b)?),
-        (true, None) => Engine::Small(AigisCompact::new(set, mode)),
-        (true, Some(b)) => Engine::Small(AigisCompact::with_backend(set, mode, b)?),
+    let engine = |mode: HashMode| -> Result<Engine, Failure> {
+        Ok(match (args.compact, backend) {
+            (false, None) => Engine::Fast(Aigis::new(set, mode)),
+            (false, Some(b)) => Engine::Fast(Aigis::with_backend(set, mode, b)?),
+            (true, None) => Engine::Small(AigisCompact::new(set, mode)),
+            (true, Some(b)) => Engine::Small(AigisCompact::with_backend(set, mode, b)?),
+        })
     };
     let name = set.name();
     match args.op {
         Op::Keygen => {
             let pk_path = need(&args.pk, "--pk", "keygen")?;
             let sk_path = need(&args.sk, "--sk", "keygen")?;
+            let mode = hash_mode(args, None, true);
             let c = coins(args, 64)?;
             let mut pk = vec![0u8; set.public_key_bytes()];
             let mut sk = Zeroizing::new(vec![0u8; set.secret_key_bytes()]);
-            engine
+            engine(mode)?
                 .keypair(&c, &mut pk, &mut sk)
-                .map_err(|e| Failure(format!("{name}: {e}")))?;
-            write_atomic(sk_path, &sk)?;
-            write_atomic(pk_path, &pk)
+                .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
+            let sk_file = Zeroizing::new(encode_kem_key(true, set, mode, &sk));
+            let pk_file = encode_kem_key(false, set, mode, &pk);
+            let replace = if args.force {
+                Replace::Allow
+            } else {
+                Replace::Refuse
+            };
+            write_all(&[
+                (sk_path, &sk_file, Secrecy::Secret, replace),
+                (pk_path, &pk_file, Secrecy::Public, replace),
+            ])
         }
         Op::Encaps => {
-            let pk = read_input(need(&args.pk, "--pk", "encaps")?)?;
+            let pk_file = read_input(need(&args.pk, "--pk", "encaps")?)?;
+            let mode = hash_mode(args, Some(&pk_file), false);
+            let pk = key_in(&pk_file, false, set, mode)?;
             let ct_path = need(&args.ct, "--ct", "encaps")?;
             let c = coins(args, 32)?;
             let mut ct = vec![0u8; set.ciphertext_bytes()];
             let ss = Zeroizing::new(
-                engine
-                    .encapsulate(&pk, &c, &mut ct)
-                    .map_err(|e| Failure(format!("{name} public key: {e}")))?,
+                engine(mode)?
+                    .encapsulate(pk, &c, &mut ct)
+                    .map_err(|e| Failure::usage(format!("{name} public key: {e}")))?,
             );
-            write_atomic(ct_path, &ct)?;
-            emit_secret(args, &ss)
+            match &args.ss {
+                Some(ss_path) => write_all(&[
+                    (ct_path, &ct, Secrecy::Public, Replace::Allow),
+                    (ss_path, &ss[..], Secrecy::Secret, Replace::Allow),
+                ]),
+                None => {
+                    write_all(&[(ct_path, &ct, Secrecy::Public, Replace::Allow)])?;
+                    println!("{}", Zeroizing::new(hex::encode(&ss[..])).as_str());
+                    Ok(())
+                }
+            }
         }
         Op::Decaps => {
-            let sk = Zeroizing::new(read_input(need(&args.sk, "--sk", "decaps")?)?);
+            let sk_file = Zeroizing::new(read_input(need(&args.sk, "--sk", "decaps")?)?);
+            let mode = hash_mode(args, Some(&sk_file), true);
+            let sk = key_in(&sk_file, true, set, mode)?;
             let ct = read_input(need(&args.ct, "--ct", "decaps")?)?;
             if ct.len() != set.ciphertext_bytes() {
-                return Err(Failure(format!(
+                return Err(Failure::rejected(format!(
                     "{name} ciphertext must be {} bytes, got {}",
                     set.ciphertext_bytes(),
                     ct.len()
                 )));
             }
             let ss = Zeroizing::new(
-                engine
-                    .decapsulate(&sk, &ct)
-                    .map_err(|e| Failure(format!("{name} secret key: {e}")))?,
+                engine(mode)?
+                    .decapsulate(sk, &ct)
+                    .map_err(|e| Failure::usage(format!("{name} secret key: {e}")))?,
             );
-            emit_secret(args, &ss)
+            match &args.ss {
+                Some(ss_path) => write_all(&[(ss_path, &ss[..], Secrecy::Secret, Replace::Allow)]),
+                None => {
+                    println!("{}", Zeroizing::new(hex::encode(&ss[..])).as_str());
+                    Ok(())
+                }
+            }
         }
     }
 }

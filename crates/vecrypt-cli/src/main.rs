@@ -1,6 +1,8 @@
 //! `vecrypt`: encrypt and decrypt with every algorithm of the library, and measure them.
 //!
-//! Every failure prints one line to stderr and exits with status 2.
+//! Every failure prints one line to stderr. The exit status is 0 on success, 1 when
+//! authentication fails, the key is wrong or the input is corrupt, and 2 for usage and I/O
+//! errors.
 
 mod aes_cmd;
 mod cipher_cmd;
@@ -8,7 +10,9 @@ mod gost;
 mod info;
 mod kat;
 mod kem_cmd;
+mod keys;
 mod output;
+mod seal;
 mod speed;
 mod speedup;
 
@@ -20,7 +24,9 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "vecrypt",
     version,
-    about = "Fast constant-time uBlock, Kuznyechik, AES and Aigis-enc"
+    about = "Fast constant-time uBlock, Kuznyechik, AES and Aigis-enc",
+    after_help = "Exit status: 0 success, 1 authentication failure, wrong key or corrupt input, \
+2 usage or I/O error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -29,6 +35,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Write a new random key file for `seal` and `open` (mode 0600).
+    Keygen(seal::KeygenArgs),
+    /// Encrypt and authenticate a file or stream (see docs/format.md).
+    Seal(seal::SealArgs),
+    /// Check and decrypt what `seal` wrote.
+    Open(seal::OpenArgs),
     /// Encrypt or decrypt with a block cipher (ECB, CBC or CTR).
     Cipher(cipher_cmd::Args),
     /// Kuznyechik in the GOST R 34.13 modes with their own parameters, MGM and ACPKM.
@@ -47,17 +59,53 @@ enum Command {
     Kat(kat::Args),
 }
 
-/// A failure, already worded for the user.
-pub struct Failure(pub String);
+/// A failure, already worded for the user, with the exit status it ends in.
+pub struct Failure {
+    pub msg: String,
+    pub code: u8,
+}
+
+impl Failure {
+    /// A usage or I/O error: exit status 2.
+    pub fn usage(msg: impl Into<String>) -> Self {
+        Failure {
+            msg: msg.into(),
+            code: 2,
+        }
+    }
+
+    /// Authentication failed, the key is wrong or the input is corrupt: exit status 1.
+    pub fn rejected(msg: impl Into<String>) -> Self {
+        Failure {
+            msg: msg.into(),
+            code: 1,
+        }
+    }
+
+    /// A library error about `what`: a failed tag check is status 1, the rest status 2.
+    pub fn lib(what: &str, e: vecrypt::Error) -> Self {
+        let msg = format!("{what}: {e}");
+        if matches!(e, vecrypt::Error::AuthenticationFailed) {
+            Failure::rejected(msg)
+        } else {
+            Failure::usage(msg)
+        }
+    }
+}
 
 impl<E: std::fmt::Display> From<E> for Failure {
     fn from(e: E) -> Self {
-        Failure(e.to_string())
+        Failure::usage(e.to_string())
     }
 }
 
 fn main() -> ExitCode {
     quiet_when_the_reader_leaves();
+    if std::env::args_os().len() <= 1 {
+        let mut cmd = <Cli as clap::CommandFactory>::command();
+        let _ = cmd.print_long_help();
+        return ExitCode::SUCCESS;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.exit_code() == 0 => {
@@ -67,6 +115,9 @@ fn main() -> ExitCode {
         Err(e) => return fail(&one_line(&e.render().to_string())),
     };
     let result = match cli.command {
+        Command::Keygen(args) => seal::keygen(&args),
+        Command::Seal(args) => seal::seal(&args),
+        Command::Open(args) => seal::open(&args),
         Command::Cipher(args) => cipher_cmd::run(&args),
         Command::Gost(args) => gost::run(&args),
         Command::Speed(args) => speed::run(&args),
@@ -78,14 +129,17 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(msg)) => fail(&msg),
+        Err(f) => {
+            eprintln!("vecrypt: {}", one_line(&f.msg));
+            ExitCode::from(f.code)
+        }
     }
 }
 
 /// The backend called `name`, for `--backend`.
 pub fn parse_backend(name: &str) -> Result<vecrypt::Backend, Failure> {
     name.parse()
-        .map_err(|_| Failure(format!("unknown backend '{name}'")))
+        .map_err(|_| Failure::usage(format!("unknown backend '{name}'")))
 }
 
 /// `vecrypt kat ... | head` closes stdout early; that ends the command quietly instead of

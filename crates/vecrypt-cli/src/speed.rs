@@ -34,7 +34,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let all = registry::ciphers();
     for a in &args.algs {
         if !all.iter().any(|c| c.name.starts_with(a.as_str())) {
-            return Err(Failure(format!("unknown algorithm '{a}'")));
+            return Err(Failure::usage(format!("unknown algorithm '{a}'")));
         }
     }
     let chosen: Vec<_> = all

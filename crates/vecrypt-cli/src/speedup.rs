@@ -26,11 +26,11 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let info = registry::cipher(&args.alg)
-        .map_err(|_| Failure(format!("unknown algorithm '{}'", args.alg)))?;
+        .map_err(|_| Failure::usage(format!("unknown algorithm '{}'", args.alg)))?;
     let baseline = crate::parse_backend(&args.baseline)?;
     let backends = (info.backends)();
     if !backends.contains(&baseline) {
-        return Err(Failure(format!(
+        return Err(Failure::usage(format!(
             "{} has no backend '{baseline}' on this CPU",
             info.name
         )));
