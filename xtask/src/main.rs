@@ -1,0 +1,268 @@
+//! The project's development commands, run as `cargo xtask <command>`.
+//!
+//! `ct-check [family...]`: builds `vecrypt-ctcheck` and runs it under valgrind's memcheck,
+//! first the canaries (a secret-indexed lookup, and the library's table-driven Kuznyechik,
+//! which must both be reported), then each algorithm family (`ublock`, `kuznyechik`, `aes`,
+//! `aigis`; all when none is named). Prints which backend ran for each algorithm and its
+//! result, and fails on any memcheck report.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Output};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const FAMILIES: [&str; 4] = ["aigis", "kuznyechik", "ublock", "aes"];
+/// The exit status valgrind gives when memcheck reported anything.
+const REPORTED: i32 = 99;
+/// How many valgrind processes run at once.
+const PARALLEL: usize = 2;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("ct-check") => match ct_check(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask ct-check: {e}");
+                ExitCode::from(2)
+            }
+        },
+        _ => {
+            eprintln!("usage: cargo xtask ct-check [ublock|kuznyechik|aes|aigis]...");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+fn run(cmd: &mut Command) -> Result<Output, String> {
+    cmd.output()
+        .map_err(|e| format!("cannot run {:?}: {e}", cmd.get_program()))
+}
+
+/// Builds the checker with the `ct-check` profile and returns the path of its binary.
+fn build() -> Result<PathBuf, String> {
+    let root = workspace_root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .current_dir(&root)
+        .args(["build", "--profile", "ct-check", "-p", "vecrypt-ctcheck"])
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("building vecrypt-ctcheck failed".into());
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|t| if t.is_absolute() { t } else { root.join(t) })
+        .unwrap_or_else(|| root.join("target"));
+    Ok(target.join("ct-check").join("vecrypt-ctcheck"))
+}
+
+fn memcheck(bin: &Path, args: &[&str]) -> Result<Output, String> {
+    let suppressions = workspace_root().join("crates/vecrypt-ctcheck/declassified.supp");
+    run(Command::new("valgrind")
+        .arg("--tool=memcheck")
+        .arg(format!("--error-exitcode={REPORTED}"))
+        .arg("--leak-check=no")
+        .arg("--track-origins=yes")
+        .arg(format!("--suppressions={}", suppressions.display()))
+        .arg(bin)
+        .args(args))
+}
+
+/// One finished valgrind run of a family.
+struct FamilyRun {
+    family: &'static str,
+    output: Output,
+    time: Duration,
+}
+
+fn ct_check(args: &[String]) -> Result<bool, String> {
+    let families: Vec<&'static str> = if args.is_empty() {
+        FAMILIES.to_vec()
+    } else {
+        args.iter()
+            .map(|a| {
+                FAMILIES
+                    .iter()
+                    .copied()
+                    .find(|f| f == a)
+                    .ok_or_else(|| format!("unknown family {a}"))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let version = run(Command::new("valgrind").arg("--version"))
+        .map_err(|e| format!("{e} (.ci/setup installs valgrind)"))?;
+    let start = Instant::now();
+    let bin = build()?;
+    println!(
+        "ct-check: {} memcheck, {}",
+        String::from_utf8_lossy(&version.stdout).trim(),
+        bin.display()
+    );
+
+    // What this CPU runs natively, to show what valgrind leaves out.
+    let native = run(Command::new(&bin).arg("list"))?;
+    let mut native_backends: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut native_features = Vec::new();
+    for line in String::from_utf8_lossy(&native.stdout).lines() {
+        match line.split('\t').collect::<Vec<_>>()[..] {
+            ["backends", algorithm, list] => {
+                native_backends.insert(
+                    algorithm.to_string(),
+                    list.split(',').map(str::to_string).collect(),
+                );
+            }
+            ["features", list] => {
+                native_features = list.split(',').map(str::to_string).collect();
+            }
+            _ => {}
+        }
+    }
+
+    let mut ok = true;
+    let canary = memcheck(&bin, &["canary"])?;
+    let said = String::from_utf8_lossy(&canary.stdout);
+    let flagged = said.contains("canary: flagged")
+        && said.contains("table-leaky kuznyechik: flagged")
+        && canary.status.code() == Some(REPORTED);
+    print!("{said}");
+    if !flagged {
+        println!("canary: memcheck did not report a secret-indexed lookup; the check is void");
+        eprint!("{}", String::from_utf8_lossy(&canary.stderr));
+        ok = false;
+    }
+
+    let queue = Mutex::new(families.clone());
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..PARALLEL {
+            s.spawn(|| {
+                loop {
+                    let Some(family) = queue.lock().unwrap().pop() else {
+                        break;
+                    };
+                    let t = Instant::now();
+                    let output = memcheck(&bin, &["run", family]);
+                    done.lock().unwrap().push((family, output, t.elapsed()));
+                }
+            });
+        }
+    });
+    let mut runs = Vec::new();
+    for (family, output, time) in done.into_inner().unwrap() {
+        runs.push(FamilyRun {
+            family,
+            output: output?,
+            time,
+        });
+    }
+    runs.sort_by_key(|r| families.iter().position(|f| *f == r.family));
+
+    let mut valgrind_features: Option<String> = None;
+    println!();
+    println!("{:<26} {:<8} result", "algorithm", "backend");
+    let mut under_valgrind: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in &runs {
+        let stdout = String::from_utf8_lossy(&r.output.stdout);
+        let mut lines = 0;
+        for line in stdout.lines() {
+            match line.split('\t').collect::<Vec<_>>()[..] {
+                ["features", list] => valgrind_features = Some(list.to_string()),
+                ["result", algorithm, backend, operations, status] => {
+                    lines += 1;
+                    println!("{algorithm:<26} {backend:<8} {status}   [{operations}]");
+                    ok &= status == "clean";
+                    let base = algorithm.split(' ').next().unwrap_or(algorithm);
+                    let base = if base.starts_with("aigis-enc") {
+                        "aigis-enc"
+                    } else {
+                        base
+                    };
+                    under_valgrind
+                        .entry(base.to_string())
+                        .or_default()
+                        .push(backend.to_string());
+                }
+                _ => {}
+            }
+        }
+        let status = r.output.status.code();
+        println!(
+            "{}: {} cases in {:.0?}, valgrind exit status {}",
+            r.family,
+            lines,
+            r.time,
+            status.map_or("none".into(), |c| c.to_string())
+        );
+        if status != Some(0) || lines == 0 {
+            ok = false;
+            eprintln!("--- valgrind output for {} ---", r.family);
+            eprint!("{}", String::from_utf8_lossy(&r.output.stderr));
+        }
+    }
+
+    println!();
+    if let Some(seen) = &valgrind_features {
+        let seen: Vec<&str> = seen.split(',').collect();
+        let hidden: Vec<&str> = native_features
+            .iter()
+            .map(String::as_str)
+            .filter(|f| !seen.contains(f))
+            .collect();
+        println!("CPU features under valgrind: {}", seen.join(","));
+        if !hidden.is_empty() {
+            println!(
+                "not run: every path that needs {} (this CPU has them, valgrind does not)",
+                hidden.join(", ")
+            );
+        }
+    }
+    for (algorithm, backends) in &native_backends {
+        let ran = under_valgrind.get(algorithm);
+        if ran.is_none() && !runs.is_empty() {
+            let family_ran = runs
+                .iter()
+                .any(|r| algorithm.starts_with(family_prefix(r.family)));
+            if family_ran {
+                println!("{algorithm}: nothing ran");
+                ok = false;
+            }
+            continue;
+        }
+        let skipped: Vec<&str> = backends
+            .iter()
+            .filter(|b| !ran.is_some_and(|r| r.contains(b)))
+            .map(String::as_str)
+            .collect();
+        if !skipped.is_empty() {
+            println!(
+                "{algorithm}: not run (valgrind cannot execute it): {}",
+                skipped.join(", ")
+            );
+        }
+    }
+    println!(
+        "ct-check: {} in {:.0?}",
+        if ok { "passed" } else { "FAILED" },
+        start.elapsed()
+    );
+    Ok(ok)
+}
+
+/// The prefix of the algorithm names of a family.
+fn family_prefix(family: &str) -> &str {
+    match family {
+        "aigis" => "aigis-enc",
+        other => other,
+    }
+}
