@@ -85,10 +85,14 @@ impl FromStr for Backend {
     }
 }
 
-/// Declares the features an architecture can detect: the names (as `#[target_feature]`
-/// spells them) and, with `std`, their run-time detection.
+/// Declares the features an architecture's kernels may name, each once: the names (as
+/// `#[target_feature]` spells them), their detection on this CPU with `std` (`$runtime!`),
+/// and whether the build itself enables them. `"pmull" as "aes"` is a name whose build
+/// check reads another one (`target_feature` has no name of its own for PMULL, which comes
+/// with the AES extension).
 macro_rules! detectable {
-    ($arch:literal, $names:ident, $detect:ident, $macro:ident, [$($name:tt),* $(,)?]) => {
+    ($arch:literal, $names:ident, $detect:ident, $built:ident, $runtime:ident,
+     [$($name:tt $(as $cfg:tt)?),* $(,)?]) => {
         /// The features of this architecture that kernels may name, one bit each.
         const $names: &[&str] = &[$($name),*];
 
@@ -98,13 +102,56 @@ macro_rules! detectable {
             match name {
                 $(
                     #[cfg(feature = "std")]
-                    $name => Some(std::arch::$macro!($name)),
+                    $name => Some($runtime!($name)),
                     #[cfg(not(feature = "std"))]
-                    $name => Some(cfg!(target_feature = $name)),
+                    $name => Some(built_feature!($name $(, $cfg)?)),
                 )*
                 _ => None,
             }
         }
+
+        /// Whether this build enables the feature `name` at compile time.
+        #[cfg_attr(any(feature = "std", not(target_arch = $arch)), allow(dead_code))]
+        const fn $built(name: &str) -> bool {
+            $(
+                if str_eq(name, $name) {
+                    return built_feature!($name $(, $cfg)?);
+                }
+            )*
+            false
+        }
+    };
+}
+
+/// `cfg!(target_feature = ...)` of a feature, or of the one its build check reads.
+macro_rules! built_feature {
+    ($name:tt) => {
+        cfg!(target_feature = $name)
+    };
+    ($name:tt, $cfg:tt) => {
+        cfg!(target_feature = $cfg)
+    };
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+macro_rules! x86_64_runtime {
+    ($name:tt) => {
+        std::arch::is_x86_feature_detected!($name)
+    };
+}
+
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
+macro_rules! aarch64_runtime {
+    ($name:tt) => {
+        std::arch::is_aarch64_feature_detected!($name)
+    };
+}
+
+/// Cortex-M has no run-time detection: a feature is there when the build enables it.
+#[cfg(all(target_arch = "arm", feature = "std"))]
+macro_rules! arm_runtime {
+    ($name:tt) => {
+        cfg!(target_feature = $name)
     };
 }
 
@@ -112,7 +159,8 @@ detectable!(
     "x86_64",
     X86_64,
     detect_x86_64,
-    is_x86_feature_detected,
+    built_x86_64,
+    x86_64_runtime,
     [
         "sse2",
         "ssse3",
@@ -139,21 +187,19 @@ detectable!(
     "aarch64",
     AARCH64,
     detect_aarch64,
-    is_aarch64_feature_detected,
-    ["neon", "aes", "pmull", "sha2", "sha3", "sm4"]
+    built_aarch64,
+    aarch64_runtime,
+    ["neon", "aes", "pmull" as "aes", "sha2", "sha3", "sm4"]
 );
 
-/// Cortex-M has no run-time detection: a feature is there when the build enables it.
-const ARM: &[&str] = &["dsp", "thumb2"];
-
-#[cfg(all(target_arch = "arm", any(feature = "std", test)))]
-fn detect_arm(name: &str) -> Option<bool> {
-    match name {
-        "dsp" => Some(cfg!(target_feature = "dsp")),
-        "thumb2" => Some(cfg!(target_feature = "thumb2")),
-        _ => None,
-    }
-}
+detectable!(
+    "arm",
+    ARM,
+    detect_arm,
+    built_arm,
+    arm_runtime,
+    ["dsp", "thumb2"]
+);
 
 /// The architecture this library is built for, as the kernel table names it.
 pub const ARCH: &str = if cfg!(target_arch = "x86_64") {
@@ -406,7 +452,6 @@ const fn built_mask() -> u64 {
     let mut mask = 0u64;
     let mut i = 0;
     while i < names.len() {
-        // `cfg!` needs a literal, so the compile-time set is spelled per architecture.
         if built_has(names[i]) {
             mask |= 1 << i;
         }
@@ -415,41 +460,18 @@ const fn built_mask() -> u64 {
     mask
 }
 
+/// Whether this build enables the feature `name` of its architecture.
 #[cfg(not(feature = "std"))]
 const fn built_has(name: &str) -> bool {
-    // PMULL comes with the AES extension; `target_feature` has no name of its own for it.
-    if str_eq(name, "pmull") {
-        return cfg!(target_feature = "aes");
+    if str_eq(ARCH, "x86_64") {
+        built_x86_64(name)
+    } else if str_eq(ARCH, "aarch64") {
+        built_aarch64(name)
+    } else if str_eq(ARCH, "arm") {
+        built_arm(name)
+    } else {
+        false
     }
-    macro_rules! any_of {
-        ($($n:literal),*) => { $( (str_eq(name, $n) && cfg!(target_feature = $n)) )||* };
-    }
-    any_of!(
-        "sse2",
-        "ssse3",
-        "sse4.1",
-        "pclmulqdq",
-        "aes",
-        "avx",
-        "avx2",
-        "bmi1",
-        "bmi2",
-        "popcnt",
-        "avx512f",
-        "avx512bw",
-        "avx512vl",
-        "avx512dq",
-        "avx512vbmi",
-        "gfni",
-        "vaes",
-        "vpclmulqdq",
-        "neon",
-        "sha2",
-        "sha3",
-        "sm4",
-        "dsp",
-        "thumb2"
-    )
 }
 
 /// One entry of an algorithm's backend list: the backend and the kernels it runs. The

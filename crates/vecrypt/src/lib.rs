@@ -25,6 +25,7 @@ extern crate alloc;
 
 pub mod aes;
 pub mod aigis;
+mod cache;
 pub mod cpu;
 mod error;
 pub mod kuznyechik;

@@ -12,7 +12,7 @@ use crate::cpu::Backend;
 use crate::modes::Chain;
 
 /// The vector kernels of one architecture, chosen once per key.
-pub(super) trait Kernels: Clone + Default + Send + Sync {
+pub(super) trait Kernels: Clone + Default + crate::cache::Shareable {
     /// The kernels `backend` runs on this CPU.
     fn keyed(backend: Backend) -> Self {
         let _ = backend;

@@ -89,7 +89,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate, kernels};
-#[cfg(feature = "alloc")]
+#[cfg(feature = "std")]
 use crate::modes::NamedCipher;
 use crate::modes::{BlockKernel, Chain, KernelBackend};
 use dispatch::Kernels;
@@ -251,7 +251,8 @@ impl BlockKernel for Kuznyechik {
     }
 }
 
-#[cfg(feature = "alloc")]
+// The registry shares ciphers between threads: with `std`, whose caches are `Sync`.
+#[cfg(feature = "std")]
 impl NamedCipher for Kuznyechik {
     const NAME: &'static str = "kuznyechik";
     const KEY_LEN: usize = KEY;

@@ -29,6 +29,7 @@ pub fn value<T: Copy + Default>(x: &mut T) {
 /// Overwrites `x` with `v` (zero registers, say) through one volatile store: for values
 /// without a [`Default`], such as SIMD registers and arrays of them.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub fn set<T: Copy>(x: &mut T, v: T) {
     // SAFETY: `x` is a valid, aligned, exclusive reference and `v` a valid `T`; `T: Copy`
     // has no drop glue, so overwriting without dropping leaks nothing.

@@ -26,7 +26,8 @@ mod wide_nibbles;
 // The layout-independent code the kernels build on, under the names they use.
 use super::{RoundKeys, V256_256, Variant, bitslice, consts, full_slice, transpose};
 
-use super::{Cache, Ublock};
+use super::Ublock;
+use crate::cache::Cache;
 use crate::cpu::Backend;
 use bitslice::PlaneKeys;
 use full_slice::SliceKeys;

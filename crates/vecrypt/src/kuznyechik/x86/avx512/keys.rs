@@ -3,12 +3,12 @@
 //! of the chain path, each made on its first use.
 
 use core::arch::x86_64::*;
-use std::sync::OnceLock;
 
 use super::batch::{Shares, r_inv_sum, r_sum, written};
 use super::chain::{ChainKeys, chain_keys};
 use super::counters::{ColumnTable, Counting, FirstRound, column_table};
 use super::tables::{State, xor};
+use crate::cache::Cache;
 use crate::cpu::kernel;
 use crate::kuznyechik::RoundKeys;
 
@@ -70,11 +70,11 @@ unsafe fn plain_step<const STEP: usize, const INV: bool>(s: &mut State, m: &[__m
 /// round keys of the chain path ([`ChainKeys`]).
 #[derive(Clone, Default)]
 pub(in super::super) struct SlicedKeys {
-    encrypt: OnceLock<Box<Shares>>,
-    decrypt: OnceLock<Box<Shares>>,
-    low_byte_15: OnceLock<Box<ColumnTable>>,
-    low_byte_7: OnceLock<Box<ColumnTable>>,
-    chain: OnceLock<Box<ChainKeys>>,
+    encrypt: Cache<Shares>,
+    decrypt: Cache<Shares>,
+    low_byte_15: Cache<ColumnTable>,
+    low_byte_7: Cache<ColumnTable>,
+    chain: Cache<ChainKeys>,
 }
 
 impl SlicedKeys {
@@ -93,7 +93,7 @@ impl SlicedKeys {
             &self.encrypt
         };
         // SAFETY: called only from functions that enable the features `shares` needs.
-        slot.get_or_init(|| Box::new(unsafe { shares(rk, m, inverse) }))
+        slot.get_or_init(|| unsafe { shares(rk, m, inverse) })
     }
 
     /// The round keys of the chain path, both directions, made on first use.
@@ -105,8 +105,7 @@ impl SlicedKeys {
     #[inline(always)]
     pub(super) unsafe fn chain(&self, rk: &RoundKeys) -> &ChainKeys {
         // SAFETY: called only from functions that enable the features `chain_keys` needs.
-        self.chain
-            .get_or_init(|| Box::new(unsafe { chain_keys(rk) }))
+        self.chain.get_or_init(|| unsafe { chain_keys(rk) })
     }
 
     /// What a call's counter batches of `counting` need to start at the second round; the
@@ -130,7 +129,7 @@ impl SlicedKeys {
         // SAFETY: called only from functions that enable the features `column_table` and
         // `FirstRound::new` need.
         unsafe {
-            let table = slot.get_or_init(|| Box::new(column_table(&rk.0[0], counting, sbox)));
+            let table = slot.get_or_init(|| column_table(&rk.0[0], counting, sbox));
             FirstRound::new(rk, table, counting)
         }
     }
