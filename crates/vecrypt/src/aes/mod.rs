@@ -364,7 +364,7 @@ impl<K: KeySize> BlockKernel for Aes<K> {
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
         /// Streams whose keys and chains fit on the stack: a call over a few one-block
         /// streams is short enough that two allocations show in its speed.
-        const ON_STACK: usize = 64;
+        const ON_STACK: usize = 16;
         let backend = keys.first().map(|k| k.backend);
         let kernels = keys.first().and_then(|k| k.kernels);
         if let Some(table) = kernels.filter(|_| keys.iter().all(|k| Some(k.backend) == backend)) {

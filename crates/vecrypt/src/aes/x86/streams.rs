@@ -2,9 +2,6 @@
 //! run for as many blocks as its shortest stream has left, until every stream is done. Wide
 //! registers take the streams a multiple of their lanes at a time; the rest go to AES-NI.
 
-use alloc::vec;
-use alloc::vec::Vec;
-
 use super::{aesni, vaes_ymm, vaes_zmm};
 use crate::aes::common::RoundKeys;
 
@@ -28,8 +25,15 @@ pub(super) fn vaes512(keys: &[&RoundKeys], ivs: &mut [[u8; 16]], bufs: &mut [&mu
     interleave(4, vaes_zmm::MAX_STREAMS, Some(wide), keys, ivs, bufs)
 }
 
+/// Streams one pass of [`interleave`] tracks; more are taken this many at a time.
+const PASS: usize = 32;
+
+/// The most streams one kernel call takes (the zmm kernel's).
+const GROUP: usize = 32;
+
 /// Interleaves the streams; false, doing nothing, if AES-NI cannot run or the keys differ in
-/// size.
+/// size. Everything lives on the stack: a call over a few one-block streams is short enough
+/// that allocations would show in its speed.
 fn interleave(
     lanes: usize,
     max: usize,
@@ -42,15 +46,41 @@ fn interleave(
     if !aesni::runs() || keys.iter().any(|k| k.rounds != rounds) {
         return false;
     }
-    let mut done = vec![0usize; keys.len()];
+    let max = max.min(GROUP);
+    for ((keys, ivs), bufs) in keys
+        .chunks(PASS)
+        .zip(ivs.chunks_mut(PASS))
+        .zip(bufs.chunks_mut(PASS))
+    {
+        pass(lanes, max, wide_kernel, keys, ivs, bufs);
+    }
+    true
+}
+
+/// [`interleave`] over at most [`PASS`] streams.
+fn pass(
+    lanes: usize,
+    max: usize,
+    wide_kernel: Option<Wide>,
+    keys: &[&RoundKeys],
+    ivs: &mut [[u8; 16]],
+    bufs: &mut [&mut [u8]],
+) {
+    let n = keys.len();
+    let mut done = [0usize; PASS];
     loop {
-        let active: Vec<usize> = (0..keys.len())
-            .filter(|&i| done[i] < bufs[i].len() / 16)
-            .collect();
-        if active.is_empty() {
-            return true;
+        let mut active = [0usize; PASS];
+        let mut count = 0;
+        for i in 0..n {
+            if done[i] < bufs[i].len() / 16 {
+                active[count] = i;
+                count += 1;
+            }
         }
-        let mut take = active.len().min(max);
+        if count == 0 {
+            return;
+        }
+        let mut take = count.min(max);
         let wide = wide_kernel.filter(|_| take >= lanes && lanes > 1);
         if wide.is_some() {
             take -= take % lanes;
@@ -63,16 +93,23 @@ fn interleave(
             .map(|&i| bufs[i].len() / 16 - done[i])
             .min()
             .unwrap_or(0);
-        let rks: Vec<&RoundKeys> = group.iter().map(|&i| keys[i]).collect();
-        let mut chains: Vec<[u8; 16]> = group.iter().map(|&i| ivs[i]).collect();
-        let mut parts: Vec<&mut [u8]> = bufs
-            .iter_mut()
-            .enumerate()
-            .filter(|(i, _)| group.contains(i))
-            .map(|(i, b)| &mut b[16 * done[i]..16 * (done[i] + blocks)])
-            .collect();
-        let ran = wide.is_some_and(|w| w(&rks, &mut chains, &mut parts, blocks))
-            || aesni::encrypt_cbc_streams(&rks, &mut chains, &mut parts, blocks);
+        let mut rks = [keys[0]; GROUP];
+        let mut chains = [[0u8; 16]; GROUP];
+        for (slot, &i) in group.iter().enumerate() {
+            rks[slot] = keys[i];
+            chains[slot] = ivs[i];
+        }
+        let mut parts: [&mut [u8]; GROUP] = core::array::from_fn(|_| &mut [][..]);
+        let mut slot = 0;
+        for (i, b) in bufs.iter_mut().enumerate() {
+            if slot < take && group[slot] == i {
+                parts[slot] = &mut b[16 * done[i]..16 * (done[i] + blocks)];
+                slot += 1;
+            }
+        }
+        let (rks, chains, parts) = (&rks[..take], &mut chains[..take], &mut parts[..take]);
+        let ran = wide.is_some_and(|w| w(rks, chains, parts, blocks))
+            || aesni::encrypt_cbc_streams(rks, chains, parts, blocks);
         // AES-NI runs and the group is 1 to MAX_STREAMS streams of one key size.
         assert!(ran, "AES-NI takes every group of streams");
         for (slot, &i) in group.iter().enumerate() {
