@@ -1,0 +1,279 @@
+//! CPU feature detection and backend choice, in one place.
+//!
+//! Every kernel states the CPU features it needs once, in the kernel table of the
+//! `vecrypt-features` crate: [`kernels`] holds one [`Kernel`] per entry, and the attribute
+//! `#[kernel(NAME)]` enables the same features on the kernel's functions. An algorithm lists
+//! its backends best-first, each with the kernels it runs ([`Candidate`]); [`choose`] turns
+//! that list into one backend, honouring a forced choice from [`force_backend`] or the
+//! `VECRYPT_BACKEND` environment variable.
+//!
+//! Features are detected once per process with the standard library; without it (`no_std`)
+//! they are the ones the build enables (`-C target-feature`).
+
+use core::fmt;
+use core::str::FromStr;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::Error;
+
+pub use vecrypt_features::kernel;
+
+mod features;
+
+pub use features::{ARCH, Features, Kernel, features, kernels};
+
+/// An implementation strategy. Not every algorithm has every backend.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable Rust, constant time, runs everywhere.
+    Soft,
+    /// Table-driven, secret-indexed memory: NOT constant time, kept only for comparison.
+    TableLeaky,
+    /// x86 SSSE3 (128-bit byte shuffles).
+    Ssse3,
+    /// x86 AVX2 (256-bit).
+    Avx2,
+    /// x86 AVX-512 (BW, VL and, where an algorithm says so, VBMI and GFNI).
+    Avx512,
+    /// x86 AES-NI on 128-bit registers.
+    AesNi,
+    /// x86 VAES on 256-bit registers.
+    Vaes256,
+    /// x86 VAES on 512-bit registers.
+    Vaes512,
+}
+
+impl Backend {
+    /// Every backend, in declaration order.
+    pub const ALL: [Backend; 8] = [
+        Backend::Soft,
+        Backend::TableLeaky,
+        Backend::Ssse3,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::AesNi,
+        Backend::Vaes256,
+        Backend::Vaes512,
+    ];
+
+    /// The name used by `VECRYPT_BACKEND`, the CLI and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Soft => "soft",
+            Backend::TableLeaky => "table-leaky",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+            Backend::AesNi => "aesni",
+            Backend::Vaes256 => "vaes256",
+            Backend::Vaes512 => "vaes512",
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let s = s.trim();
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or(Error::UnknownBackend)
+    }
+}
+
+/// One entry of an algorithm's backend list: the backend and the kernels it runs. The
+/// backend runs on a CPU that runs all of them; a portable backend lists none.
+#[derive(Copy, Clone, Debug)]
+pub struct Candidate {
+    pub backend: Backend,
+    pub kernels: &'static [Kernel],
+}
+
+impl Candidate {
+    /// `backend`, running `kernels`.
+    pub const fn new(backend: Backend, kernels: &'static [Kernel]) -> Self {
+        Candidate { backend, kernels }
+    }
+
+    /// A backend of portable code, which runs everywhere.
+    pub const fn portable(backend: Backend) -> Self {
+        Candidate {
+            backend,
+            kernels: &[],
+        }
+    }
+
+    /// Whether a CPU with `f` runs every kernel of this backend.
+    pub fn runs_on(&self, f: &Features) -> bool {
+        self.kernels.iter().all(|k| k.runs_on(f))
+    }
+}
+
+const NOT_FORCED: u8 = u8::MAX;
+static FORCED: AtomicU8 = AtomicU8::new(NOT_FORCED);
+
+fn backend_index(b: Backend) -> u8 {
+    Backend::ALL.iter().position(|x| *x == b).unwrap_or(0) as u8
+}
+
+/// Forces (or with `None`, stops forcing) the backend used by objects created from now on.
+/// An algorithm that lacks the forced backend, or a CPU that cannot run it, keeps the
+/// algorithm's best choice; use each type's `with_backend` constructor to get an error instead.
+pub fn force_backend(backend: Option<Backend>) {
+    FORCED.store(backend.map_or(NOT_FORCED, backend_index), Ordering::Relaxed);
+}
+
+/// The backend forced through [`force_backend`], else through `VECRYPT_BACKEND`, if any.
+pub fn forced_backend() -> Option<Backend> {
+    match FORCED.load(Ordering::Relaxed) {
+        NOT_FORCED => env_forced(),
+        i => Backend::ALL.get(usize::from(i)).copied(),
+    }
+}
+
+#[cfg(feature = "std")]
+fn env_forced() -> Option<Backend> {
+    static ENV_FORCED: std::sync::OnceLock<Option<Backend>> = std::sync::OnceLock::new();
+    *ENV_FORCED.get_or_init(|| {
+        std::env::var("VECRYPT_BACKEND")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    })
+}
+
+#[cfg(not(feature = "std"))]
+fn env_forced() -> Option<Backend> {
+    None
+}
+
+/// The backends of `candidates` this CPU can run, best first.
+pub fn runnable(candidates: &[Candidate]) -> impl Iterator<Item = Backend> + '_ {
+    let f = features();
+    candidates
+        .iter()
+        .filter(move |c| c.runs_on(f))
+        .map(|c| c.backend)
+}
+
+/// The backends of `candidates` this CPU can run, best first.
+#[cfg(feature = "alloc")]
+pub fn available(candidates: &[Candidate]) -> alloc::vec::Vec<Backend> {
+    runnable(candidates).collect()
+}
+
+/// Whether `backend` is in `candidates` and this CPU can run it.
+pub fn can_run(candidates: &[Candidate], backend: Backend) -> bool {
+    runnable(candidates).any(|b| b == backend)
+}
+
+/// The backend to use: the forced one when it is listed and runnable, else the first runnable
+/// one that is not a table backend. `candidates` is best-first and should end with `Soft`.
+pub fn choose(candidates: &[Candidate]) -> Backend {
+    if let Some(b) = forced_backend().filter(|b| can_run(candidates, *b)) {
+        return b;
+    }
+    runnable(candidates)
+        .find(|b| *b != Backend::TableLeaky)
+        .unwrap_or(Backend::Soft)
+}
+
+/// `Ok(backend)` when this CPU can run it for the algorithm, else a typed error.
+pub fn require(candidates: &[Candidate], backend: Backend) -> Result<Backend, Error> {
+    if can_run(candidates, backend) {
+        Ok(backend)
+    } else {
+        Err(Error::BackendUnavailable(backend))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::features::{detect_one, names_of};
+    use super::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn names_round_trip() {
+        for b in Backend::ALL {
+            assert_eq!(b.name().parse::<Backend>().unwrap(), b);
+        }
+        assert!("nonsense".parse::<Backend>().is_err());
+    }
+
+    /// Walks the kernel table: every kernel's check requires each feature it enables, and
+    /// is met by exactly those features; and every feature the table names is one this
+    /// module detects on the kernel's architecture.
+    #[test]
+    fn every_kernel_check_requires_every_feature_it_enables() {
+        assert!(!kernels::ALL.is_empty());
+        for k in kernels::ALL {
+            let own: Vec<&str> = k.features().collect();
+            assert!(!own.is_empty(), "{} enables no feature", k.name());
+            let all = names_of(k.arch());
+            for f in &own {
+                assert!(all.contains(f), "{}: {f} is not detectable", k.name());
+            }
+            assert!(k.runs_on(&Features::with(k.arch(), &own)), "{}", k.name());
+            assert!(k.runs_on(&Features::with(k.arch(), all)), "{}", k.name());
+            for f in &own {
+                let fewer: Vec<&str> = all.iter().copied().filter(|n| n != f).collect();
+                assert!(
+                    !k.runs_on(&Features::with(k.arch(), &fewer)),
+                    "{} runs without {f}, which it enables",
+                    k.name()
+                );
+            }
+            let elsewhere = if k.arch() == "x86_64" {
+                "aarch64"
+            } else {
+                "x86_64"
+            };
+            assert!(!k.runs_on(&Features::with(elsewhere, names_of(elsewhere))));
+        }
+    }
+
+    /// Every feature name of this architecture has a detection, and on this machine a
+    /// kernel runs exactly when each of its features is detected.
+    #[test]
+    fn detection_covers_every_name_and_agrees_with_the_kernels() {
+        for name in names_of(ARCH) {
+            assert!(detect_one(name).is_some(), "{name} has no detection");
+        }
+        for k in kernels::ALL.iter().filter(|k| k.arch() == ARCH) {
+            let all_detected = k.features().all(|f| detect_one(f) == Some(true));
+            assert_eq!(k.runs(), all_detected, "{}", k.name());
+        }
+    }
+
+    #[test]
+    fn choose_skips_table_and_unrunnable() {
+        const NEVER: &[Kernel] = &[Kernel::new("TEST_NEVER", "aarch64", "sm4")];
+        const ELSEWHERE: &[Kernel] = &[Kernel::new("TEST_ELSEWHERE", "arm", "dsp")];
+        let list = [
+            Candidate::new(Backend::Avx512, NEVER),
+            Candidate::new(Backend::Avx2, ELSEWHERE),
+            Candidate::portable(Backend::TableLeaky),
+            Candidate::portable(Backend::Soft),
+        ];
+        if ARCH == "x86_64" {
+            assert!(!can_run(&list, Backend::Avx512));
+            assert!(!can_run(&list, Backend::Avx2));
+            if forced_backend().is_none() {
+                assert_eq!(choose(&list), Backend::Soft);
+            }
+            assert!(require(&list, Backend::Avx512).is_err());
+        }
+        assert_eq!(
+            require(&list, Backend::TableLeaky).unwrap(),
+            Backend::TableLeaky
+        );
+    }
+}
