@@ -222,7 +222,7 @@ impl<const W: usize> LanePlan<W> {
             all[n] = Some(LaneJob::Entry { x, y, at });
             n += 1;
         }
-        all[..n].sort_unstable_by_key(|j| core::cmp::Reverse(j.map_or(0, |j| j.permutations())));
+        super::sort_widest_first(&mut all[..n], |j| j.map_or(0, |j| j.permutations()));
         let mut jobs = [[None; MAX_JOBS]; W];
         let mut load = [0usize; W];
         let mut count = [0usize; W];

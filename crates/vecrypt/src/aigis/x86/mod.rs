@@ -115,3 +115,18 @@ pub(super) fn compact_decapsulate<P: Params>(
     }
     avx2::compact_decapsulate::<P>(mode, sk, ct)
 }
+
+/// Sorts `v` by `key`, largest first, keeping equal keys in their order (insertion sort: the
+/// lists here are a few jobs long, and the order of equal jobs decides how evenly the lanes
+/// of a multi-lane permutation are loaded).
+pub(crate) fn sort_widest_first<T: Copy>(v: &mut [T], key: impl Fn(&T) -> usize) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && key(&v[j - 1]) < key(&x) {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}

@@ -126,7 +126,7 @@ macro_rules! lane_sampling {
             for (i, o) in order.iter_mut().enumerate().take(n) {
                 *o = i;
             }
-            order[..n].sort_unstable_by_key(|&i| core::cmp::Reverse(blocks_of(i)));
+            $crate::aigis::x86::sort_widest_first(&mut order[..n], |&i| blocks_of(i));
             let mut bufs = [[0u8; 4 * SHAKE256_RATE]; $w];
             for chunk in order[..n].chunks($w) {
                 let mut nonces = [[0u8; 1]; $w];
