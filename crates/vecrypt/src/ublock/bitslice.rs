@@ -25,7 +25,7 @@
 
 use zeroize::Zeroize;
 
-use super::{RoundKeys, Variant};
+use super::{RoundKeys, StreamsMode, Variant};
 
 /// Eight registers: `[half][plane]`.
 pub(super) type State<L> = [[L; 4]; 2];
@@ -531,6 +531,121 @@ pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
         }
     }
     crate::wipe::bytes(chain);
+}
+
+/// The plane registers of several ciphers at once from their kept plane keys: block slot
+/// `s` of a batch runs under `keys[s % keys.len()]`. The layout is a bit permutation of the
+/// batch, so each key's broadcast planes, masked to the bits of its slots (its slots'
+/// all-ones blocks taken into bit-plane form), are its part of every plane: one transposition
+/// per key instead of one per round.
+#[inline(always)]
+pub(super) fn slot_planes<L: Lanes, V: Variant>(
+    t: L::Token,
+    keys: &[&PlaneKeys],
+    out: &mut [State<L>],
+) {
+    let n = V::BLOCK;
+    let bytes = 8 * L::BYTES;
+    let zero = L::splat(t, 0);
+    for planes in out.iter_mut().take(V::ROUNDS + 1) {
+        *planes = [[zero; 4]; 2];
+    }
+    let mut pattern = [0u8; 512];
+    for (k, key) in keys.iter().enumerate() {
+        for (s, block) in pattern[..bytes].chunks_exact_mut(n).enumerate() {
+            block.fill(if s % keys.len() == k { 0xff } else { 0 });
+        }
+        let mask = L::load_batch::<V>(t, &pattern[..bytes]);
+        for (planes, round) in out.iter_mut().zip(key.0.iter()).take(V::ROUNDS + 1) {
+            for (h, half) in planes.iter_mut().enumerate() {
+                for (j, plane) in half.iter_mut().enumerate() {
+                    let bits = L::broadcast_lane(t, &round[h][j]).and(mask[h][j]);
+                    *plane = plane.or(bits);
+                }
+            }
+        }
+    }
+}
+
+/// ECB in either direction, or CBC decryption, of up to one batch's worth of independent
+/// streams, one key each: block slot `s` of every batch carries the next block of stream
+/// `s % n` under that stream's key (`keys` from [`slot_keys`] for exactly these streams), so
+/// a batch advances every stream by one or more blocks, and short streams share batches
+/// instead of each padding one of its own. `ivs` is used only by CBC decryption.
+#[inline(always)]
+pub(super) fn streams<L: Lanes, V: Variant>(
+    t: L::Token,
+    keys: &[State<L>],
+    mode: StreamsMode,
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) {
+    let n = V::BLOCK;
+    let batch = 8 * L::BYTES;
+    let slots = batch / n;
+    let count = bufs.len();
+    if count == 0 || count > slots {
+        return;
+    }
+    // Where each stream is, the slot map of the batch, and for CBC the input blocks and
+    // each stream's last ciphertext block.
+    let mut next = [0usize; 32];
+    let mut map = [(0usize, 0usize); 32];
+    let mut rows = [0u8; 512];
+    let rows = &mut rows[..batch];
+    let mut input = [0u8; 512];
+    let input = &mut input[..batch];
+    let mut last = [[0u8; 32]; 32];
+    if mode == StreamsMode::CbcDecrypt {
+        for (l, iv) in last.iter_mut().zip(ivs.iter()) {
+            l[..n].copy_from_slice(&iv[..n]);
+        }
+    }
+    loop {
+        let mut filled = [false; 32];
+        let mut any = false;
+        for (s, block) in rows.chunks_exact_mut(n).enumerate() {
+            let j = s % count;
+            let at = next[j];
+            if let Some(src) = bufs[j].get(at * n..(at + 1) * n) {
+                block.copy_from_slice(src);
+                map[s] = (j, at);
+                filled[s] = true;
+                next[j] += 1;
+                any = true;
+            }
+        }
+        if !any {
+            break;
+        }
+        if mode == StreamsMode::CbcDecrypt {
+            input.copy_from_slice(rows);
+        }
+        let mut state = L::load_batch::<V>(t, rows);
+        if mode == StreamsMode::EcbEncrypt {
+            encrypt::<L, V, _>(&mut state, keys);
+        } else {
+            decrypt::<L, V, _>(&mut state, keys);
+        }
+        L::store_batch::<V>(&state, rows);
+        for (s, block) in rows.chunks_exact_mut(n).enumerate() {
+            if !filled[s] {
+                continue;
+            }
+            let (j, at) = map[s];
+            if mode == StreamsMode::CbcDecrypt {
+                xor_block(block, &last[j][..n]);
+                last[j][..n].copy_from_slice(&input[s * n..(s + 1) * n]);
+            }
+            bufs[j][at * n..(at + 1) * n].copy_from_slice(block);
+        }
+    }
+    if mode == StreamsMode::CbcDecrypt {
+        for (iv, l) in ivs.iter_mut().zip(last.iter()) {
+            iv[..n].copy_from_slice(&l[..n]);
+        }
+    }
+    crate::wipe::bytes(rows);
 }
 
 #[cfg(test)]

@@ -2,19 +2,22 @@
 //!
 //! Kernels, chosen once per call from the backend and the data size:
 //! - one block (and CBC encryption of one stream): the design document's one nibble per
-//!   byte layout (`ssse3.rs`), whose round is the shortest chain;
+//!   byte layout (`x86/nibbles/`), whose round is the shortest chain;
 //! - two to seven blocks, and CBC encryption of two to four streams on the AVX2 and AVX-512
 //!   backends: two blocks per byte, four blocks and up to four keys per step
-//!   (`x86_paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
-//! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers,
-//!   and on 512-bit registers above 256 bytes;
+//!   (`x86/paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
+//! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers
+//!   (`x86/planes_ymm.rs`), and on 512-bit registers above 256 bytes (`x86/planes_zmm.rs`);
 //! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI, and
-//!   over 256 blocks or more on AVX2: one register per state bit (`full_slice.rs`,
-//!   `transpose.rs`, `avx512_full.rs`, `avx2_full.rs`) for the whole batches, the rest by
-//!   its own length.
+//!   over 256 blocks or more on AVX2: one register per state bit (`full_slice/`,
+//!   `transpose.rs`, `x86/sliced_*.rs`) for the whole batches, the rest by its own length;
+//! - several keys at once ([`crate::modes::MultiKey`]): CBC encryption of several streams
+//!   side by side, and ECB in both directions and CBC decryption of short streams that
+//!   together fill a batch, block slot `s` of each batch under key `s % n`, on the
+//!   bit-plane kernels.
 //!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
-//! 256-bit register (`x86_wide_nibbles.rs`), which shortens its round to the chain.
+//! 256-bit register (`x86/wide_nibbles.rs`), which shortens its round to the chain.
 //!
 //! Keying stores the key; the schedule is expanded on first use, except that a first
 //! one-block encryption runs the schedule alongside its rounds (the schedule's chain is a
@@ -190,6 +193,16 @@ const CANDIDATES: &[Candidate] = &[
     Candidate::portable(Backend::Soft),
 ];
 
+/// What a multi-key call does to the blocks of each stream.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum StreamsMode {
+    EcbEncrypt,
+    EcbDecrypt,
+    /// CBC decryption: each block is XORed with the stream's previous ciphertext block (its
+    /// IV for the first), and the IV advances to the last ciphertext block.
+    CbcDecrypt,
+}
+
 /// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
@@ -363,6 +376,30 @@ impl<V: Variant> BlockKernel for Ublock<V> {
 
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
         self.run_cbc_decrypt(iv, buf);
+    }
+
+    fn kernel_encrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
+        if !native::streams(keys, StreamsMode::EcbEncrypt, &mut [], bufs) {
+            for (k, b) in keys.iter().zip(bufs.iter_mut()) {
+                k.kernel_encrypt(b);
+            }
+        }
+    }
+
+    fn kernel_decrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
+        if !native::streams(keys, StreamsMode::EcbDecrypt, &mut [], bufs) {
+            for (k, b) in keys.iter().zip(bufs.iter_mut()) {
+                k.kernel_decrypt(b);
+            }
+        }
+    }
+
+    fn kernel_cbc_decrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+        if !native::streams(keys, StreamsMode::CbcDecrypt, ivs, bufs) {
+            for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+                k.kernel_cbc_decrypt(iv, b);
+            }
+        }
     }
 
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {

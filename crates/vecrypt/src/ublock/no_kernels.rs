@@ -29,6 +29,15 @@ pub(super) fn cbc_decrypt<V: Variant>(_: &Ublock<V>, _: &mut [u8], _: &mut [u8])
     false
 }
 
+pub(super) fn streams<V: Variant>(
+    _: &[&Ublock<V>],
+    _: super::StreamsMode,
+    _: &mut [&mut [u8]],
+    _: &mut [&mut [u8]],
+) -> bool {
+    false
+}
+
 pub(super) fn cbc_encrypt_streams<V: Variant>(
     _: &[&Ublock<V>],
     _: &mut [&mut [u8]],

@@ -26,6 +26,7 @@ mod wide_nibbles;
 // The layout-independent code the kernels build on, under the names they use.
 use super::{RoundKeys, V256_256, Variant, bitslice, consts, full_slice, transpose};
 
+use super::StreamsMode;
 use super::Ublock;
 use crate::cache::Cache;
 use crate::cpu::Backend;
@@ -269,6 +270,53 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
     }
     done
 }
+
+/// ECB in either direction, or CBC decryption, of several streams, each under its own key,
+/// interleaved on the bit-plane kernels where it pays: when the streams together fill at
+/// least one batch but each is too short for a bitsliced batch of its own. Measured on AVX2
+/// (Zen 5), 2 to 32 streams of 1 to 4 blocks that fill a batch run in 0.3-0.8x the time of
+/// one stream after another (CBC decryption gains most); streams of 8 blocks and more run
+/// as fast or faster on their own kernels. `false` if nothing was done.
+pub(super) fn streams<V: Variant>(
+    keys: &[&Ublock<V>],
+    mode: StreamsMode,
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) -> bool {
+    let Some(first) = keys.first() else {
+        return false;
+    };
+    let alike = keys
+        .iter()
+        .all(|k| k.backend == first.backend && !k.paper_layout);
+    let (width, run): (usize, MultiFn) = match first.backend {
+        Backend::Avx512 => (planes_zmm::streams::<V>(), planes_zmm::run_streams::<V>),
+        Backend::Avx2 => (planes_ymm::streams::<V>(), planes_ymm::run_streams::<V>),
+        _ => return false,
+    };
+    let blocks: usize = bufs.iter().map(|b| b.len() / V::BLOCK).sum();
+    let longest = bufs.iter().map(|b| b.len() / V::BLOCK).max().unwrap_or(0);
+    if !alike || keys.len() < 2 || blocks < width || longest >= BULK_BLOCKS {
+        return false;
+    }
+    let mut done = true;
+    let cbc = mode == StreamsMode::CbcDecrypt;
+    let mut no_ivs: [&mut [u8]; 0] = [];
+    let mut ivs_left: &mut [&mut [u8]] = if cbc { ivs } else { &mut no_ivs };
+    for (k, b) in keys.chunks(width).zip(bufs.chunks_mut(width)) {
+        let mut pks = [planes(k[0]); MAX_STREAMS];
+        for (slot, c) in pks.iter_mut().zip(k) {
+            *slot = planes(c);
+        }
+        let (iv, rest) = core::mem::take(&mut ivs_left).split_at_mut(if cbc { k.len() } else { 0 });
+        ivs_left = rest;
+        done &= run(&pks[..k.len()], mode, iv, b);
+    }
+    done
+}
+
+/// A bit-plane kernel's ECB or CBC decryption of several streams; `false` if it did nothing.
+type MultiFn = fn(&[&PlaneKeys], StreamsMode, &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
 
 /// One part of the fully bitsliced ECB kernel alone; the bytes covered (0 without it).
 #[cfg(feature = "kernel-parts")]

@@ -10,6 +10,7 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::StreamsMode;
 use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::{RoundKeys, Variant};
 use crate::cpu::{kernel, kernels};
@@ -283,5 +284,39 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
     }
     // SAFETY: the features the function enables were just checked.
     unsafe { cbc_encrypt_streams_avx2::<V>(keys, ivs, bufs) };
+    true
+}
+
+#[kernel(UBLOCK_PLANES_AVX2)]
+fn streams_avx2<V: Variant>(
+    keys: &[&PlaneKeys],
+    mode: StreamsMode,
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) {
+    let t = Avx2::new();
+    let mut planes = [[[Ymm::splat(t, 0); 4]; 2]; 25];
+    bitslice::slot_planes::<Ymm, V>(t, keys, &mut planes);
+    bitslice::streams::<Ymm, V>(t, &planes, mode, ivs, bufs);
+    // The planes are round keys.
+    crate::wipe::set(&mut planes, [[[Ymm::splat(t, 0); 4]; 2]; 25]);
+}
+
+/// ECB in either direction or CBC decryption of at most [`streams`] streams side by side,
+/// one key each (`ivs` only for CBC); `false` (nothing done) when the CPU lacks the
+/// features or there are too many streams.
+pub(super) fn run_streams<V: Variant>(
+    keys: &[&PlaneKeys],
+    mode: StreamsMode,
+    ivs: &mut [&mut [u8]],
+    bufs: &mut [&mut [u8]],
+) -> bool {
+    let fits = !keys.is_empty() && keys.len() <= streams::<V>() && bufs.len() == keys.len();
+    let ivs_fit = mode != StreamsMode::CbcDecrypt || ivs.len() == keys.len();
+    if !fits || !ivs_fit || !available() {
+        return false;
+    }
+    // SAFETY: the features the function enables were just checked.
+    unsafe { streams_avx2::<V>(keys, mode, ivs, bufs) };
     true
 }
