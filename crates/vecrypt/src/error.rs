@@ -16,6 +16,8 @@ pub enum Error {
     InvalidNonce,
     /// Data that must be whole blocks is not.
     NotWholeBlocks { block: usize, got: usize },
+    /// A two-part key (XTS: data key and tweak key) whose parts are equal.
+    EqualKeyHalves,
     /// A length out of the algorithm's range (tag, segment, section or message size).
     InvalidLength,
     /// An argument out of its allowed range (a mode parameter, a count of keys).
@@ -46,6 +48,7 @@ impl fmt::Display for Error {
                     "data must be a whole number of {block}-byte blocks, got {got} bytes"
                 )
             }
+            Error::EqualKeyHalves => f.write_str("the two halves of the key must differ"),
             Error::InvalidLength => f.write_str("length out of range for the algorithm"),
             Error::InvalidParameter => f.write_str("parameter out of range"),
             Error::AuthenticationFailed => f.write_str("authentication failed"),
