@@ -214,6 +214,13 @@ fn bad_input_is_one_line_and_status_two() {
         ]),
         "ECB mode only",
     );
+    // `--iterate` counts 1 to 2^32 applications: 0 would pass the plaintext through.
+    for n in ["0", "4294967297", "99999999999999999999"] {
+        fails(
+            &with(&["ecb", "--key", P128, "--hex", P128, "--iterate", n]),
+            "--iterate",
+        );
+    }
     fails(&with(&["xts", "--key", P128, "--hex", P128]), "xts");
     fails(
         &with(&["ecb", "--key", P128, "--hex", P128, "--backend", "nope"]),
