@@ -12,6 +12,9 @@ pub enum Error {
     KeyLength { expected: usize, got: usize },
     /// An IV or nonce of the wrong length.
     IvLength { expected: usize, got: usize },
+    /// An IV or nonce whose length is outside the range the algorithm accepts (GCM: 1 byte
+    /// up to 2^61 - 1 bytes).
+    NonceLength { min: usize, max: usize, got: usize },
     /// A nonce that has the right length but a value the algorithm forbids.
     InvalidNonce,
     /// Data that must be whole blocks is not.
@@ -40,6 +43,9 @@ impl fmt::Display for Error {
             }
             Error::IvLength { expected, got } => {
                 write!(f, "IV/nonce must be {expected} bytes, got {got}")
+            }
+            Error::NonceLength { min, max, got } => {
+                write!(f, "IV/nonce must be {min} to {max} bytes, got {got}")
             }
             Error::InvalidNonce => f.write_str("nonce value not allowed by the algorithm"),
             Error::NotWholeBlocks { block, got } => {
