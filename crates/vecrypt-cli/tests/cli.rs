@@ -274,6 +274,43 @@ fn environment_forces_the_backend() {
     assert_eq!(uses.split_whitespace().nth(1), Some("soft"), "{uses}");
 }
 
+/// `VECRYPT_BACKEND` forces constant-time backends only: an unknown name or a table-driven
+/// backend stops every command with one line on stderr and status 2, before any work.
+#[test]
+fn environment_refuses_unknown_and_table_backends() {
+    for (value, needle) in [
+        ("nonsense", "unknown backend"),
+        ("table-leaky", "VECRYPT_BACKEND"),
+    ] {
+        for args in [
+            &["info"][..],
+            &[
+                "cipher",
+                "kuznyechik",
+                "encrypt",
+                "--mode",
+                "ecb",
+                "--key",
+                K256,
+                "--hex",
+                P128,
+            ],
+        ] {
+            let out = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+                .env("VECRYPT_BACKEND", value)
+                .args(args)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{value} {args:?}");
+            assert!(out.stdout.is_empty(), "{value} {args:?}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains("VECRYPT_BACKEND"), "{err}");
+            assert!(err.contains(needle), "{err}");
+        }
+    }
+}
+
 #[test]
 fn info_and_speed_json() {
     let out = vecrypt(&["info"]);

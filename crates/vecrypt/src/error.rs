@@ -29,8 +29,12 @@ pub enum Error {
     AuthenticationFailed,
     /// The backend exists but this CPU cannot run it, or this algorithm has no such backend.
     BackendUnavailable(Backend),
-    /// A backend name that means nothing.
+    /// A backend name that means nothing (in this build: table-driven backends exist only
+    /// with the `table-backends` feature).
     UnknownBackend,
+    /// A backend that is not constant time, where only constant-time ones are allowed (the
+    /// `VECRYPT_BACKEND` environment variable).
+    NotConstantTime(Backend),
     /// An algorithm name that means nothing.
     UnknownAlgorithm,
 }
@@ -65,6 +69,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::UnknownBackend => f.write_str("unknown backend name"),
+            Error::NotConstantTime(b) => {
+                write!(
+                    f,
+                    "backend '{b}' is not constant time and cannot be forced here"
+                )
+            }
             Error::UnknownAlgorithm => f.write_str("unknown algorithm name"),
         }
     }

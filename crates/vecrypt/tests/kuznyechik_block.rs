@@ -21,10 +21,23 @@ const KEY: &str = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abc
 fn backends_include_portable() {
     let b = Kuznyechik::backends();
     assert!(b.contains(&Backend::Soft));
+    // The table-driven backend exists only with the `table-backends` feature, and is never
+    // the automatic choice.
+    #[cfg(feature = "table-backends")]
     assert!(b.contains(&Backend::TableLeaky));
+    assert_eq!(
+        b.iter().any(|b| !b.is_constant_time()),
+        cfg!(feature = "table-backends")
+    );
     assert_ne!(
         Kuznyechik::from_key(&h(KEY)).unwrap().backend_name(),
         "table-leaky"
+    );
+    assert!(Kuznyechik::with_backend(&h(KEY), "soft".parse().unwrap()).is_ok());
+    #[cfg(not(feature = "table-backends"))]
+    assert_eq!(
+        "table-leaky".parse::<Backend>(),
+        Err(vecrypt::Error::UnknownBackend)
     );
 }
 

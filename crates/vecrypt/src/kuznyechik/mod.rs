@@ -16,8 +16,9 @@
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
-//!   state bytes). Not constant time; kept only as a speed reference and never chosen
-//!   automatically.
+//!   state bytes). Not constant time; kept only as a speed reference, built only with the
+//!   cargo feature `table-backends`, never chosen automatically and never forced through
+//!   `VECRYPT_BACKEND`.
 //!
 //! The chained modes (CBC and CFB encryption, OFB, the CBC-MAC of OMAC and OMAC-ACPKM) are
 //! bound by latency, not throughput. On the AVX-512 backend, registers of one or two blocks
@@ -52,7 +53,7 @@ pub(crate) mod consts;
 mod dispatch;
 pub mod mgm;
 mod soft;
-#[cfg(feature = "std")]
+#[cfg(feature = "table-backends")]
 mod table_leaky;
 
 #[cfg(target_arch = "x86_64")]
@@ -137,7 +138,7 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Avx512, &[kernels::KUZNYECHIK_AVX512]),
     Candidate::new(Backend::Avx2, &[kernels::KUZNYECHIK_AVX2]),
-    #[cfg(feature = "std")]
+    #[cfg(feature = "table-backends")]
     Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),
 ];
@@ -220,7 +221,7 @@ impl BlockKernel for Kuznyechik {
         if self.kernels.encrypt(&self.rk, buf) {
             return;
         }
-        #[cfg(feature = "std")]
+        #[cfg(feature = "table-backends")]
         if self.backend == Backend::TableLeaky {
             return table_leaky::encrypt_blocks(&self.rk, buf);
         }
@@ -231,7 +232,7 @@ impl BlockKernel for Kuznyechik {
         if self.kernels.decrypt(&self.rk, buf) {
             return;
         }
-        #[cfg(feature = "std")]
+        #[cfg(feature = "table-backends")]
         if self.backend == Backend::TableLeaky {
             return table_leaky::decrypt_blocks(&self.rk, buf);
         }
