@@ -65,22 +65,20 @@ fn cipher_command_ctr_takes_the_gost_half_block_iv() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    for backend in ["soft"] {
-        let out = ok_line(&[
-            "cipher",
-            "kuznyechik",
-            "encrypt",
-            "--mode",
-            "ecb",
-            "--key",
-            K,
-            "--backend",
-            backend,
-            "--hex",
-            "1122334455667700ffeeddccbbaa9988",
-        ]);
-        assert_eq!(out, "7f679d90bebc24305a468d42b9d4edcd");
-    }
+    let out = ok_line(&[
+        "cipher",
+        "kuznyechik",
+        "encrypt",
+        "--mode",
+        "ecb",
+        "--key",
+        K,
+        "--backend",
+        "soft",
+        "--hex",
+        "1122334455667700ffeeddccbbaa9988",
+    ]);
+    assert_eq!(out, "7f679d90bebc24305a468d42b9d4edcd");
 }
 
 #[test]

@@ -176,7 +176,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
 
     /// The pre-counter block J0 of SP 800-38D, 7.1, for a nonce of 1 to [`MAX_NONCE`] bytes.
     fn pre_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
-        if nonce.is_empty() || nonce.len() > MAX_NONCE {
+        if nonce.is_empty() || nonce.len() as u64 > MAX_AAD {
             return Err(Error::NonceLength {
                 min: 1,
                 max: MAX_NONCE,
