@@ -59,7 +59,8 @@ struct HashKey {
 }
 
 /// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits
-/// (the inherent methods take any nonce length and tags of 12 to 16 bytes).
+/// (the inherent methods take nonces of 1 to 2^61 - 1 bytes, see the module's nonce rule, and
+/// tags of 12 to 16 bytes).
 pub struct AesGcm<K: KeySize, N = U12, T = U16> {
     cipher: Aes<K>,
     hash: HashKey,
@@ -256,7 +257,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     }
 
     /// Checks `tag` (12 to 16 bytes) and decrypts `buf` in place. On a mismatch `buf` is left
-    /// holding the ciphertext and [`Error::AuthenticationFailed`] is returned.
+    /// holding the unchanged ciphertext (no plaintext) and [`Error::AuthenticationFailed`] is
+    /// returned. `nonce` follows the same rule as in [`Self::encrypt_detached`].
     pub fn decrypt_detached(
         &self,
         nonce: &[u8],
