@@ -432,7 +432,8 @@ fn other_mode_rows(budget: Budget, rows: &mut Vec<Row>) {
             },
         ));
     }
-    let xts_key = [0x42u8; 32];
+    // Data key and tweak key differ, as XTS requires.
+    let xts_key: [u8; 32] = core::array::from_fn(|i| i as u8 ^ 0x42);
     #[cfg(feature = "openssl")]
     {
         let xts_key: Vec<u8> = (0..32u8).collect();

@@ -32,13 +32,17 @@ pub struct Args {
     /// Write the output to a file (created whole or not at all) instead of printing hex.
     #[arg(long = "out", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// ECB only: apply the cipher N times, feeding each output back (Monte Carlo test).
-    #[arg(long, value_name = "N")]
+    /// ECB only: apply the cipher N times, feeding each output back (Monte Carlo test);
+    /// N is 1 to 2^32.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_ITERATE))]
     iterate: Option<u64>,
     /// Force a backend (see `vecrypt info`); the default is the fastest this CPU runs.
     #[arg(long)]
     backend: Option<String>,
 }
+
+/// The largest `--iterate` count, 2^32.
+const MAX_ITERATE: u64 = 1 << 32;
 
 #[derive(Copy, Clone, ValueEnum)]
 enum Direction {

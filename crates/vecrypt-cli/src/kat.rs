@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         line(&mut text, "pk", &pk);
         line(&mut text, "sk", &sk);
         line(&mut text, "ct", &ct);
-        line(&mut text, "ss", &ss);
+        line(&mut text, "ss", &ss[..]);
         text.push('\n');
     }
     match std::io::stdout().lock().write_all(text.as_bytes()) {

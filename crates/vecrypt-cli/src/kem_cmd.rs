@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use vecrypt::aigis::{Aigis, AigisCompact, HashMode, ParamSet};
+use vecrypt::aigis::{Aigis, AigisCompact, HashMode, ParamSet, SharedSecret};
 use zeroize::Zeroizing;
 
 use crate::Failure;
@@ -131,13 +131,13 @@ impl Engine {
         pk: &[u8],
         coins: &[u8],
         ct: &mut [u8],
-    ) -> Result<[u8; 32], vecrypt::Error> {
+    ) -> Result<SharedSecret, vecrypt::Error> {
         match self {
             Engine::Fast(k) => k.encapsulate_into(pk, coins, ct),
             Engine::Small(k) => k.encapsulate_into(pk, coins, ct),
         }
     }
-    fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<[u8; 32], vecrypt::Error> {
+    fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<SharedSecret, vecrypt::Error> {
         match self {
             Engine::Fast(k) => k.decapsulate(sk, ct),
             Engine::Small(k) => k.decapsulate(sk, ct),
@@ -225,11 +225,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let ct_path = need(&args.ct, "--ct", "encaps")?;
             let c = coins(args, 32)?;
             let mut ct = vec![0u8; set.ciphertext_bytes()];
-            let ss = Zeroizing::new(
-                engine(mode)?
-                    .encapsulate(pk, &c, &mut ct)
-                    .map_err(|e| Failure::usage(format!("{name} public key: {e}")))?,
-            );
+            let ss = engine(mode)?
+                .encapsulate(pk, &c, &mut ct)
+                .map_err(|e| Failure::usage(format!("{name} public key: {e}")))?;
             match &args.ss {
                 Some(ss_path) => write_all(&[
                     (ct_path, &ct, Secrecy::Public, Replace::Allow),
@@ -254,11 +252,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                     ct.len()
                 )));
             }
-            let ss = Zeroizing::new(
-                engine(mode)?
-                    .decapsulate(sk, &ct)
-                    .map_err(|e| Failure::usage(format!("{name} secret key: {e}")))?,
-            );
+            let ss = engine(mode)?
+                .decapsulate(sk, &ct)
+                .map_err(|e| Failure::usage(format!("{name} secret key: {e}")))?;
             match &args.ss {
                 Some(ss_path) => write_all(&[(ss_path, &ss[..], Secrecy::Secret, Replace::Allow)]),
                 None => {

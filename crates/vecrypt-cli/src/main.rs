@@ -114,6 +114,10 @@ fn main() -> ExitCode {
         }
         Err(e) => return fail(&one_line(&e.render().to_string())),
     };
+    // An unusable VECRYPT_BACKEND is refused, not silently ignored.
+    if let Err(e) = vecrypt::cpu::env_backend() {
+        return fail(&format!("VECRYPT_BACKEND: {e}"));
+    }
     let result = match cli.command {
         Command::Keygen(args) => seal::keygen(&args),
         Command::Seal(args) => seal::seal(&args),
@@ -136,10 +140,17 @@ fn main() -> ExitCode {
     }
 }
 
-/// The backend called `name`, for `--backend`.
+/// The backend called `name`, for `--backend`: constant-time backends only.
 pub fn parse_backend(name: &str) -> Result<vecrypt::Backend, Failure> {
-    name.parse()
-        .map_err(|_| Failure::usage(format!("unknown backend '{name}'")))
+    let backend: vecrypt::Backend = name
+        .parse()
+        .map_err(|_| Failure::usage(format!("unknown backend '{name}'")))?;
+    if !backend.is_constant_time() {
+        return Err(Failure::usage(format!(
+            "backend '{name}' is not constant time and is not offered here"
+        )));
+    }
+    Ok(backend)
 }
 
 /// `vecrypt kat ... | head` closes stdout early; that ends the command quietly instead of

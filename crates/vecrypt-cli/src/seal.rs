@@ -347,10 +347,9 @@ fn lock(
         } => {
             let kem = Aigis::new(*set, *mode);
             let mut ct = vec![0u8; set.ciphertext_bytes()];
-            let ss = Zeroizing::new(
-                kem.encapsulate_into(pk, coins, &mut ct)
-                    .map_err(|e| Failure::usage(format!("{} public key: {e}", set.name())))?,
-            );
+            let ss = kem
+                .encapsulate_into(pk, coins, &mut ct)
+                .map_err(|e| Failure::usage(format!("{} public key: {e}", set.name())))?;
             let mut p = vec![set_id(*set), mode_id(*mode)];
             p.extend_from_slice(&ct);
             (KIND_KEM, p, Zeroizing::new(*ss))
@@ -494,10 +493,9 @@ fn unlock(h: &Header, how: &Unlock) -> Result<Zeroizing<[u8; KEY_BYTES]>, Failur
                     sk.len()
                 )));
             }
-            let ss = Aigis::new(set, mode)
+            Aigis::new(set, mode)
                 .decapsulate(sk, &h.params[2..])
-                .map_err(|e| Failure::rejected(format!("{}: {e}", set.name())))?;
-            Ok(Zeroizing::new(ss))
+                .map_err(|e| Failure::rejected(format!("{}: {e}", set.name())))
         }
     }
 }

@@ -214,6 +214,13 @@ fn bad_input_is_one_line_and_status_two() {
         ]),
         "ECB mode only",
     );
+    // `--iterate` counts 1 to 2^32 applications: 0 would pass the plaintext through.
+    for n in ["0", "4294967297", "99999999999999999999"] {
+        fails(
+            &with(&["ecb", "--key", P128, "--hex", P128, "--iterate", n]),
+            "--iterate",
+        );
+    }
     fails(&with(&["xts", "--key", P128, "--hex", P128]), "xts");
     fails(
         &with(&["ecb", "--key", P128, "--hex", P128, "--backend", "nope"]),
@@ -265,6 +272,43 @@ fn environment_forces_the_backend() {
         .find(|l| l.starts_with("ublock-128-128"))
         .unwrap();
     assert_eq!(uses.split_whitespace().nth(1), Some("soft"), "{uses}");
+}
+
+/// `VECRYPT_BACKEND` forces constant-time backends only: an unknown name or a table-driven
+/// backend stops every command with one line on stderr and status 2, before any work.
+#[test]
+fn environment_refuses_unknown_and_table_backends() {
+    for (value, needle) in [
+        ("nonsense", "unknown backend"),
+        ("table-leaky", "VECRYPT_BACKEND"),
+    ] {
+        for args in [
+            &["info"][..],
+            &[
+                "cipher",
+                "kuznyechik",
+                "encrypt",
+                "--mode",
+                "ecb",
+                "--key",
+                K256,
+                "--hex",
+                P128,
+            ],
+        ] {
+            let out = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+                .env("VECRYPT_BACKEND", value)
+                .args(args)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{value} {args:?}");
+            assert!(out.stdout.is_empty(), "{value} {args:?}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains("VECRYPT_BACKEND"), "{err}");
+            assert!(err.contains(needle), "{err}");
+        }
+    }
 }
 
 #[test]

@@ -46,8 +46,9 @@ fn cipher_command_ctr_takes_the_gost_half_block_iv() {
         ]);
         assert_eq!(out, CTR);
     }
-    for backend in ["soft", "table-leaky"] {
-        let out = ok_line(&[
+    // The table-driven backend is not constant time: the command never offers it.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+        .args([
             "cipher",
             "kuznyechik",
             "encrypt",
@@ -56,12 +57,28 @@ fn cipher_command_ctr_takes_the_gost_half_block_iv() {
             "--key",
             K,
             "--backend",
-            backend,
+            "table-leaky",
             "--hex",
             "1122334455667700ffeeddccbbaa9988",
-        ]);
-        assert_eq!(out, "7f679d90bebc24305a468d42b9d4edcd");
-    }
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let out = ok_line(&[
+        "cipher",
+        "kuznyechik",
+        "encrypt",
+        "--mode",
+        "ecb",
+        "--key",
+        K,
+        "--backend",
+        "soft",
+        "--hex",
+        "1122334455667700ffeeddccbbaa9988",
+    ]);
+    assert_eq!(out, "7f679d90bebc24305a468d42b9d4edcd");
 }
 
 #[test]

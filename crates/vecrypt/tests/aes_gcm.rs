@@ -464,10 +464,25 @@ fn typed_errors_for_bad_lengths() {
     ));
     let gcm = AesGcm::<K128>::from_key(&[0; 16]).unwrap();
     let mut buf = [0u8; 10];
-    assert!(matches!(
-        gcm.encrypt_detached(&[], &[], &mut buf),
-        Err(Error::IvLength { .. })
-    ));
+    // The nonce rule: 1 byte and more; the error says exactly that.
+    let empty = gcm.encrypt_detached(&[], &[], &mut buf).unwrap_err();
+    assert!(
+        matches!(empty, Error::NonceLength { min: 1, got: 0, .. }),
+        "{empty:?}"
+    );
+    assert!(empty.to_string().contains("must be 1 to"), "{empty}");
+    let mut tag = [0u8; 16];
+    assert_eq!(
+        gcm.decrypt_detached(&[], &[], &mut buf, &tag),
+        Err(empty),
+        "decryption checks the same rule"
+    );
+    for len in [1, 8, 12, 13, 64] {
+        let nonce = vec![0x3cu8; len];
+        tag = gcm.encrypt_detached(&nonce, b"ad", &mut buf).unwrap();
+        gcm.decrypt_detached(&nonce, b"ad", &mut buf, &tag).unwrap();
+        assert_eq!(buf, [0u8; 10], "nonce of {len} bytes");
+    }
     assert_eq!(gcm.open(&[0; 12], &[], &[0; 15]), Err(Error::InvalidLength));
 }
 
@@ -491,4 +506,44 @@ fn aead_traits_interoperate() {
     ours.decrypt_inout_detached(&nonce, b"ad", (&mut buf[..]).into(), &tag)
         .unwrap();
     assert_eq!(&buf, b"in place");
+}
+
+/// GCM decrypts while it hashes, then compares tags; on a mismatch it gives the ciphertext
+/// back. So a forged tag leaves the caller's buffer holding the unchanged ciphertext (never
+/// plaintext), on every backend, for lengths through the fused kernels' batches and tails,
+/// in place and through the `aead` traits with separate input and output buffers.
+#[test]
+fn forged_tag_leaves_the_ciphertext_unchanged() {
+    let mut rng = Rng::new(24);
+    let key = rng.bytes(16);
+    let nonce = rng.bytes(12);
+    for len in [1, 15, 16, 17, 255, 16 * 16 * 3 + 7, 4096 + 16 * 64 + 9] {
+        let pt = rng.bytes(len);
+        for b in vecrypt::aes::Aes::<K128>::backends() {
+            let gcm = AesGcm::<K128>::with_backend(&key, b).unwrap();
+            let mut ct = pt.clone();
+            let mut tag = gcm.encrypt_detached(&nonce, b"ad", &mut ct).unwrap();
+            tag[len % 16] ^= 0x20;
+            let mut buf = ct.clone();
+            assert_eq!(
+                gcm.decrypt_detached(&nonce, b"ad", &mut buf, &tag),
+                Err(Error::AuthenticationFailed)
+            );
+            assert!(
+                buf == ct,
+                "{b}, {len} bytes: buffer must hold the ciphertext"
+            );
+            let mut out = vec![0u8; len];
+            let inout = aead::inout::InOutBuf::new(&ct, &mut out).unwrap();
+            let tag = aead::array::Array::from(tag);
+            assert!(
+                gcm.decrypt_inout_detached(&nonce[..].try_into().unwrap(), b"ad", inout, &tag)
+                    .is_err()
+            );
+            assert!(
+                out == ct,
+                "{b}, {len} bytes: output must hold the ciphertext"
+            );
+        }
+    }
 }

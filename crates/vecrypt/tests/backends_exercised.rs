@@ -69,7 +69,7 @@ fn kem(ran: &mut Ran) {
                 assert_eq!((&pk, &sk[..]), (&spk, &ssk[..]), "{set:?} {backend} keygen");
                 let (ct, ss) = kem.encapsulate_from_coins(&pk, &ecoins).unwrap();
                 assert_eq!(
-                    (ct.clone(), ss),
+                    (ct.clone(), ss.clone()),
                     soft.encapsulate_from_coins(&pk, &ecoins).unwrap(),
                     "{set:?} {backend} encaps"
                 );

@@ -135,7 +135,7 @@ fn every_backend_matches_soft_with_many_keys() {
 fn forcing_an_unrunnable_backend_is_a_typed_error() {
     for info in registry::ciphers() {
         let runnable = (info.backends)();
-        for backend in Backend::ALL {
+        for &backend in Backend::ALL {
             let r = (info.new)(&vec![0; info.key_len], Some(backend));
             assert_eq!(
                 r.is_ok(),

@@ -172,3 +172,47 @@ fn omac_acpkm_matches_the_portable_backend() {
         }
     }
 }
+
+/// OMAC-ACPKM's constant-time check: the example tag and its prefixes are accepted, a changed
+/// tag or message is `AuthenticationFailed`, bad tag lengths `InvalidLength` and bad sections
+/// `InvalidParameter`; on every backend.
+#[test]
+fn omac_acpkm_verify_accepts_and_rejects() {
+    use vecrypt::Error;
+    let m2 = [h(P64), h("33445566778899aabbcceeff0a001122")].concat();
+    let tag = h("fbb8dcee45bea67c35f58c5700898e5d");
+    for k in all() {
+        for len in 1..=16 {
+            assert_eq!(
+                acpkm::verify_omac_acpkm(&k, 32, 96, &m2, &tag[..len]),
+                Ok(())
+            );
+        }
+        for i in 0..16 {
+            let mut bad = tag.clone();
+            bad[i] ^= 0x10;
+            assert_eq!(
+                acpkm::verify_omac_acpkm(&k, 32, 96, &m2, &bad),
+                Err(Error::AuthenticationFailed)
+            );
+        }
+        let mut msg = m2.clone();
+        msg[70] ^= 1;
+        assert_eq!(
+            acpkm::verify_omac_acpkm(&k, 32, 96, &msg, &tag),
+            Err(Error::AuthenticationFailed)
+        );
+        assert_eq!(
+            acpkm::verify_omac_acpkm(&k, 32, 96, &m2, &[]),
+            Err(Error::InvalidLength)
+        );
+        assert_eq!(
+            acpkm::verify_omac_acpkm(&k, 32, 96, &m2, &[0; 17]),
+            Err(Error::InvalidLength)
+        );
+        assert_eq!(
+            acpkm::verify_omac_acpkm(&k, 33, 96, &m2, &tag),
+            Err(Error::InvalidParameter)
+        );
+    }
+}

@@ -21,10 +21,23 @@ const KEY: &str = "8899aabbccddeeff0011223344556677fedcba98765432100123456789abc
 fn backends_include_portable() {
     let b = Kuznyechik::backends();
     assert!(b.contains(&Backend::Soft));
+    // The table-driven backend exists only with the `table-backends` feature, and is never
+    // the automatic choice.
+    #[cfg(feature = "table-backends")]
     assert!(b.contains(&Backend::TableLeaky));
+    assert_eq!(
+        b.iter().any(|b| !b.is_constant_time()),
+        cfg!(feature = "table-backends")
+    );
     assert_ne!(
         Kuznyechik::from_key(&h(KEY)).unwrap().backend_name(),
         "table-leaky"
+    );
+    assert!(Kuznyechik::with_backend(&h(KEY), "soft".parse().unwrap()).is_ok());
+    #[cfg(not(feature = "table-backends"))]
+    assert_eq!(
+        "table-leaky".parse::<Backend>(),
+        Err(vecrypt::Error::UnknownBackend)
     );
 }
 
@@ -38,26 +51,12 @@ impl BackendName for Kuznyechik {
     }
 }
 
+/// The block of RFC 7801, A.2.5 (its round keys are checked inside the crate, where they are
+/// visible).
 #[test]
-fn rfc7801_round_keys_and_block() {
-    let expected = [
-        "8899aabbccddeeff0011223344556677",
-        "fedcba98765432100123456789abcdef",
-        "db31485315694343228d6aef8cc78c44",
-        "3d4553d8e9cfec6815ebadc40a9ffd04",
-        "57646468c44a5e28d3e59246f429f1ac",
-        "bd079435165c6432b532e82834da581b",
-        "51e640757e8745de705727265a0098b1",
-        "5a7925017b9fdd3ed72a91a22286f984",
-        "bb44e25378c73123a5f32f73cdb6e517",
-        "72e9dd7416bcf45b755dbaa88e4a4043",
-    ];
+fn rfc7801_block() {
     for backend in Kuznyechik::backends() {
         let c = Kuznyechik::with_backend(&h(KEY), backend).unwrap();
-        for (i, rk) in expected.iter().enumerate() {
-            assert_eq!(hex::encode(c.round_key(i + 1).unwrap()), *rk, "{backend}");
-        }
-        assert!(c.round_key(0).is_none() && c.round_key(11).is_none());
         let mut b: [u8; 16] = h("1122334455667700ffeeddccbbaa9988").try_into().unwrap();
         c.encrypt_block(&mut b);
         assert_eq!(

@@ -325,3 +325,44 @@ fn bad_parameters_are_typed_errors() {
     assert!(gost::mac(&c, &b, 17).is_err());
     assert_eq!(b, p(), "rejected calls leave the data alone");
 }
+
+/// The GOST MAC's constant-time check: the example tag and each of its prefixes are accepted,
+/// any changed bit of tag or message is `AuthenticationFailed`, an empty or too long tag is
+/// `InvalidLength`; on every backend, through `verify_mac` and `Omac::verify`.
+#[test]
+fn mac_verify_accepts_and_rejects() {
+    let tag = h("336f4d296059fbe34ddeb35b37749c67");
+    for c in ciphers() {
+        for len in 1..=16 {
+            assert_eq!(gost::verify_mac(&c, &p(), &tag[..len]), Ok(()), "{len}");
+        }
+        let mut m = gost::Omac::new(&c);
+        m.update(&p());
+        assert_eq!(m.verify(&tag), Ok(()));
+        for i in 0..16 {
+            let mut bad = tag.clone();
+            bad[i] ^= 1 << (i % 8);
+            assert_eq!(
+                gost::verify_mac(&c, &p(), &bad),
+                Err(vecrypt::Error::AuthenticationFailed)
+            );
+            let mut m = gost::Omac::new(&c);
+            m.update(&p());
+            assert_eq!(m.verify(&bad), Err(vecrypt::Error::AuthenticationFailed));
+        }
+        let mut msg = p();
+        msg[63] ^= 0x80;
+        assert_eq!(
+            gost::verify_mac(&c, &msg, &tag),
+            Err(vecrypt::Error::AuthenticationFailed)
+        );
+        assert_eq!(
+            gost::verify_mac(&c, &p(), &[]),
+            Err(vecrypt::Error::InvalidLength)
+        );
+        assert_eq!(
+            gost::verify_mac(&c, &p(), &[tag.clone(), vec![0]].concat()),
+            Err(vecrypt::Error::InvalidLength)
+        );
+    }
+}

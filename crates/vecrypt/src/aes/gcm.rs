@@ -1,4 +1,11 @@
-//! AES-GCM (NIST SP 800-38D): any nonce length, tags of 12 to 16 bytes, the `aead` traits.
+//! AES-GCM (NIST SP 800-38D): nonces of 1 to 2^61 - 1 bytes, tags of 12 to 16 bytes, the
+//! `aead` traits.
+//!
+//! Nonce rule: a nonce must never repeat under one key. A 12-byte nonce (the recommended
+//! length, [`Aes128Gcm`] and its siblings through the `aead` traits) is the counter block
+//! directly; any other length is hashed with GHASH into the counter block, as SP 800-38D,
+//! 7.1 defines. An empty nonce, or one longer than GHASH can count, is refused with
+//! [`Error::NonceLength`].
 //!
 //! On VAES machines CTR and GHASH run in one pass over the data, sixteen blocks per GHASH
 //! reduction. Decryption checks the tag in constant time and, when it does not match,
@@ -36,6 +43,13 @@ use crate::modes::xor_in_place;
 const MAX_TEXT: u64 = (1 << 36) - 32;
 /// Longest associated data GCM allows (2^64 - 1 bits, rounded down to bytes).
 const MAX_AAD: u64 = (1 << 61) - 1;
+/// Longest nonce: GHASH counts its bits in 64 bits, as for associated data (and no longer
+/// than a slice can be on this target).
+const MAX_NONCE: usize = if MAX_AAD > usize::MAX as u64 {
+    usize::MAX
+} else {
+    MAX_AAD as usize
+};
 
 /// The GHASH key and its powers for the carry-less kernels. Zeroized on drop.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
@@ -45,7 +59,8 @@ struct HashKey {
 }
 
 /// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits
-/// (the inherent methods take any nonce length and tags of 12 to 16 bytes).
+/// (the inherent methods take nonces of 1 to 2^61 - 1 bytes, see the module's nonce rule, and
+/// tags of 12 to 16 bytes).
 pub struct AesGcm<K: KeySize, N = U12, T = U16> {
     cipher: Aes<K>,
     hash: HashKey,
@@ -160,11 +175,12 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         }
     }
 
-    /// The pre-counter block J0 of SP 800-38D, 7.1, for a nonce of any non-zero length.
+    /// The pre-counter block J0 of SP 800-38D, 7.1, for a nonce of 1 to [`MAX_NONCE`] bytes.
     fn pre_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
         if nonce.is_empty() || nonce.len() as u64 > MAX_AAD {
-            return Err(Error::IvLength {
-                expected: 12,
+            return Err(Error::NonceLength {
+                min: 1,
+                max: MAX_NONCE,
                 got: nonce.len(),
             });
         }
@@ -227,6 +243,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     }
 
     /// Encrypts `buf` in place and returns the 16-byte tag (truncate it for shorter tags).
+    /// `nonce` is 1 to 2^61 - 1 bytes, 12 recommended, and must never repeat under this key
+    /// (see the module's nonce rule); other lengths fail with [`Error::NonceLength`].
     pub fn encrypt_detached(
         &self,
         nonce: &[u8],
@@ -239,7 +257,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     }
 
     /// Checks `tag` (12 to 16 bytes) and decrypts `buf` in place. On a mismatch `buf` is left
-    /// holding the ciphertext and [`Error::AuthenticationFailed`] is returned.
+    /// holding the unchanged ciphertext (no plaintext) and [`Error::AuthenticationFailed`] is
+    /// returned. `nonce` follows the same rule as in [`Self::encrypt_detached`].
     pub fn decrypt_detached(
         &self,
         nonce: &[u8],

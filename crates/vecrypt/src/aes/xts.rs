@@ -1,7 +1,11 @@
 //! XTS-AES (IEEE 1619, NIST SP 800-38E) for disk sectors, with ciphertext stealing for data
-//! units that are not whole blocks. The key is the data key followed by the tweak key.
+//! units that are not whole blocks. The key is the data key followed by the tweak key; the
+//! two halves must differ (IEEE 1619-2018, 5.1), else keying fails with
+//! [`Error::EqualKeyHalves`].
 
 use core::fmt;
+
+use subtle::ConstantTimeEq;
 
 use super::common::next_tweak;
 use super::{Aes, KeySize};
@@ -20,7 +24,8 @@ pub struct AesXts<K: KeySize> {
 }
 
 impl<K: KeySize> AesXts<K> {
-    /// Keys XTS from the data key followed by the tweak key.
+    /// Keys XTS from the data key followed by the tweak key. Fails with
+    /// [`Error::EqualKeyHalves`] when the two keys are equal.
     pub fn from_key(key: &[u8]) -> Result<Self, Error> {
         Self::keyed(key, None)
     }
@@ -38,6 +43,9 @@ impl<K: KeySize> AesXts<K> {
             });
         }
         let (k1, k2) = key.split_at(K::KEY);
+        if bool::from(k1.ct_eq(k2)) {
+            return Err(Error::EqualKeyHalves);
+        }
         let make = |k: &[u8]| match backend {
             Some(b) => Aes::<K>::with_backend(k, b),
             None => Aes::<K>::from_key(k),

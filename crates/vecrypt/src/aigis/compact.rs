@@ -301,13 +301,14 @@ impl AigisCompact {
         Ok(())
     }
 
-    /// Deterministic encapsulation from 32 coins into a caller buffer; returns the secret.
+    /// Deterministic encapsulation from 32 coins into a caller buffer; returns the secret,
+    /// wiped on drop ([`super::SharedSecret`]).
     pub fn encapsulate_into(
         &self,
         pk: &[u8],
         coins: &[u8],
         ct: &mut [u8],
-    ) -> Result<[u8; 32], Error> {
+    ) -> Result<super::SharedSecret, Error> {
         check_len(self.set.public_key_bytes(), pk.len())?;
         check_other_len(super::ENCAPS_COINS_BYTES, coins.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
@@ -315,20 +316,21 @@ impl AigisCompact {
         c.copy_from_slice(coins);
         let ss = dispatch::encapsulate(self.set, self.mode, self.backend, pk, &c, ct);
         c.zeroize();
-        Ok(ss)
+        Ok(zeroize::Zeroizing::new(ss))
     }
 
-    /// Decapsulation with implicit rejection; only wrong lengths are errors.
-    pub fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<[u8; 32], Error> {
+    /// Decapsulation with implicit rejection; only wrong lengths are errors. The secret is
+    /// wiped on drop ([`super::SharedSecret`]).
+    pub fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<super::SharedSecret, Error> {
         check_len(self.set.secret_key_bytes(), sk.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
-        Ok(dispatch::decapsulate(
+        Ok(zeroize::Zeroizing::new(dispatch::decapsulate(
             self.set,
             self.mode,
             self.backend,
             sk,
             ct,
-        ))
+        )))
     }
 }
 

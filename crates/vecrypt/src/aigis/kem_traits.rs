@@ -131,7 +131,8 @@ impl<P: TypedSet, H: HashFamily> EncapsulationKey<P, H> {
         let ss = engine::<P, H>()
             .encapsulate_into(&self.bytes, coins, &mut ct)
             .expect("sizes are fixed by the types");
-        (ct, ss.into())
+        // The trait's `SharedKey` is a plain array; `ss` itself is wiped when dropped here.
+        (ct, Array::from(*ss))
     }
 }
 
@@ -245,10 +246,11 @@ impl<P: TypedSet, H: HashFamily> Decapsulator for DecapsulationKey<P, H> {
 
 impl<P: TypedSet, H: HashFamily> Decapsulate for DecapsulationKey<P, H> {
     fn decapsulate(&self, ct: &Ciphertext<Self::Kem>) -> SharedKey<Self::Kem> {
-        engine::<P, H>()
+        // The trait's `SharedKey` is a plain array; the returned secret is wiped on drop.
+        let ss = engine::<P, H>()
             .decapsulate(&self.sk, ct)
-            .expect("sizes are fixed by the types")
-            .into()
+            .expect("sizes are fixed by the types");
+        Array::from(*ss)
     }
 }
 

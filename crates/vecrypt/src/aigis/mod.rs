@@ -77,6 +77,11 @@ pub use kem_traits::{
 };
 pub use params::{Params, Set1, Set2, Set3, Set4};
 
+/// A 32-byte shared secret that wipes itself (volatile stores, through `zeroize`) when
+/// dropped. It dereferences to `[u8; 32]`: use `&*ss` or `ss.as_slice()` for the bytes, and
+/// copy them out only into storage that is wiped as well.
+pub type SharedSecret = Zeroizing<[u8; 32]>;
+
 /// Bytes of the shared secret.
 pub const SHARED_SECRET_BYTES: usize = 32;
 /// Bytes of coins that key generation takes.
@@ -256,52 +261,54 @@ impl Aigis {
         Ok((pk, sk))
     }
 
-    /// Deterministic encapsulation into a caller buffer: returns the shared secret.
+    /// Deterministic encapsulation into a caller buffer: returns the shared secret, wiped
+    /// on drop ([`SharedSecret`]).
     pub fn encapsulate_into(
         &self,
         pk: &[u8],
         coins: &[u8],
         ct: &mut [u8],
-    ) -> Result<[u8; 32], Error> {
+    ) -> Result<SharedSecret, Error> {
         check_len(self.set.public_key_bytes(), pk.len())?;
         check_other_len(ENCAPS_COINS_BYTES, coins.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
         let mut c = Zeroizing::new([0u8; ENCAPS_COINS_BYTES]);
         c.copy_from_slice(coins);
-        Ok(dispatch::encapsulate(
+        Ok(Zeroizing::new(dispatch::encapsulate(
             self.set,
             self.mode,
             self.backend,
             pk,
             &c,
             ct,
-        ))
+        )))
     }
 
-    /// Deterministic encapsulation: returns (ciphertext, shared secret).
+    /// Deterministic encapsulation: returns (ciphertext, shared secret wiped on drop).
     #[cfg(feature = "alloc")]
     pub fn encapsulate_from_coins(
         &self,
         pk: &[u8],
         coins: &[u8],
-    ) -> Result<(alloc::vec::Vec<u8>, [u8; 32]), Error> {
+    ) -> Result<(alloc::vec::Vec<u8>, SharedSecret), Error> {
         let mut ct = alloc::vec![0u8; self.set.ciphertext_bytes()];
         let ss = self.encapsulate_into(pk, coins, &mut ct)?;
         Ok((ct, ss))
     }
 
     /// Decapsulation. A well-formed but wrong ciphertext gives the implicit-rejection secret,
-    /// not an error; only wrong lengths are errors.
-    pub fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<[u8; 32], Error> {
+    /// not an error; only wrong lengths are errors. The secret is wiped on drop
+    /// ([`SharedSecret`]).
+    pub fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<SharedSecret, Error> {
         check_len(self.set.secret_key_bytes(), sk.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
-        Ok(dispatch::decapsulate(
+        Ok(Zeroizing::new(dispatch::decapsulate(
             self.set,
             self.mode,
             self.backend,
             sk,
             ct,
-        ))
+        )))
     }
 }
 

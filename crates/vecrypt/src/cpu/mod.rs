@@ -7,6 +7,13 @@
 //! that list into one backend, honouring a forced choice from [`force_backend`] or the
 //! `VECRYPT_BACKEND` environment variable.
 //!
+//! Every backend is constant time except the table-driven ones (`table-leaky`), which exist
+//! only with the cargo feature `table-backends` (off by default), are never chosen
+//! automatically, and cannot be forced through the environment: a program that links the
+//! library never moves onto secret-indexed tables unless its own code asks for them.
+//! `VECRYPT_BACKEND` names a constant-time backend; any other value is an error that
+//! [`env_backend`] reports (and the automatic choice then ignores the variable).
+//!
 //! Features are detected once per process with the standard library; without it (`no_std`)
 //! they are the ones the build enables (`-C target-feature`).
 
@@ -29,6 +36,8 @@ pub enum Backend {
     /// Portable Rust, constant time, runs everywhere.
     Soft,
     /// Table-driven, secret-indexed memory: NOT constant time, kept only for comparison.
+    /// Exists only with the cargo feature `table-backends`.
+    #[cfg(feature = "table-backends")]
     TableLeaky,
     /// x86 SSSE3 (128-bit byte shuffles).
     Ssse3,
@@ -45,9 +54,11 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Every backend, in declaration order.
-    pub const ALL: [Backend; 8] = [
+    /// Every backend of this build, in declaration order (`TableLeaky` only with the
+    /// `table-backends` feature).
+    pub const ALL: &'static [Backend] = &[
         Backend::Soft,
+        #[cfg(feature = "table-backends")]
         Backend::TableLeaky,
         Backend::Ssse3,
         Backend::Avx2,
@@ -61,6 +72,7 @@ impl Backend {
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Soft => "soft",
+            #[cfg(feature = "table-backends")]
             Backend::TableLeaky => "table-leaky",
             Backend::Ssse3 => "ssse3",
             Backend::Avx2 => "avx2",
@@ -68,6 +80,20 @@ impl Backend {
             Backend::AesNi => "aesni",
             Backend::Vaes256 => "vaes256",
             Backend::Vaes512 => "vaes512",
+        }
+    }
+
+    /// Whether the backend runs in constant time (no secret-dependent branches or memory
+    /// indices): every backend but the table-driven ones.
+    pub const fn is_constant_time(self) -> bool {
+        #[cfg(feature = "table-backends")]
+        {
+            !matches!(self, Backend::TableLeaky)
+        }
+        #[cfg(not(feature = "table-backends"))]
+        {
+            let _ = self;
+            true
         }
     }
 }
@@ -83,7 +109,8 @@ impl FromStr for Backend {
     fn from_str(s: &str) -> Result<Self, Error> {
         let s = s.trim();
         Backend::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|b| b.name().eq_ignore_ascii_case(s))
             .ok_or(Error::UnknownBackend)
     }
@@ -127,31 +154,56 @@ fn backend_index(b: Backend) -> u8 {
 /// Forces (or with `None`, stops forcing) the backend used by objects created from now on.
 /// An algorithm that lacks the forced backend, or a CPU that cannot run it, keeps the
 /// algorithm's best choice; use each type's `with_backend` constructor to get an error instead.
+/// A table-driven backend can be forced only here, and only with the `table-backends` feature.
 pub fn force_backend(backend: Option<Backend>) {
     FORCED.store(backend.map_or(NOT_FORCED, backend_index), Ordering::Relaxed);
 }
 
-/// The backend forced through [`force_backend`], else through `VECRYPT_BACKEND`, if any.
+/// The backend forced through [`force_backend`], else through a valid `VECRYPT_BACKEND`,
+/// if any. An invalid `VECRYPT_BACKEND` forces nothing; [`env_backend`] says why.
 pub fn forced_backend() -> Option<Backend> {
     match FORCED.load(Ordering::Relaxed) {
-        NOT_FORCED => env_forced(),
+        NOT_FORCED => env_backend().ok().flatten(),
         i => Backend::ALL.get(usize::from(i)).copied(),
     }
 }
 
-#[cfg(feature = "std")]
-fn env_forced() -> Option<Backend> {
-    static ENV_FORCED: std::sync::OnceLock<Option<Backend>> = std::sync::OnceLock::new();
-    *ENV_FORCED.get_or_init(|| {
-        std::env::var("VECRYPT_BACKEND")
-            .ok()
-            .and_then(|v| v.parse().ok())
-    })
+/// The backend `VECRYPT_BACKEND` forces: `Ok(None)` when the variable is unset or empty,
+/// `Ok(Some(_))` for the name of a constant-time backend, else an error:
+/// [`Error::UnknownBackend`] for a name that means nothing (or is not valid Unicode) and
+/// [`Error::NotConstantTime`] for a table-driven backend, which only [`force_backend`] can
+/// select. Read once per process; without `std` there is no environment and it is always
+/// `Ok(None)`. A program should check it at start and refuse to run on an error, as the
+/// `vecrypt` command does.
+pub fn env_backend() -> Result<Option<Backend>, Error> {
+    #[cfg(feature = "std")]
+    {
+        static ENV: std::sync::OnceLock<Result<Option<Backend>, Error>> =
+            std::sync::OnceLock::new();
+        *ENV.get_or_init(|| match std::env::var("VECRYPT_BACKEND") {
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => Err(Error::UnknownBackend),
+            Ok(v) => parse_env_value(&v),
+        })
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        Ok(None)
+    }
 }
 
-#[cfg(not(feature = "std"))]
-fn env_forced() -> Option<Backend> {
-    None
+/// What a `VECRYPT_BACKEND` value `v` forces (see [`env_backend`]).
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+fn parse_env_value(v: &str) -> Result<Option<Backend>, Error> {
+    if v.trim().is_empty() {
+        return Ok(None);
+    }
+    let b: Backend = v.parse()?;
+    if b.is_constant_time() {
+        Ok(Some(b))
+    } else {
+        Err(Error::NotConstantTime(b))
+    }
 }
 
 /// The backends of `candidates` this CPU can run, best first.
@@ -181,7 +233,7 @@ pub fn choose(candidates: &[Candidate]) -> Backend {
         return b;
     }
     runnable(candidates)
-        .find(|b| *b != Backend::TableLeaky)
+        .find(|b| b.is_constant_time())
         .unwrap_or(Backend::Soft)
 }
 
@@ -202,10 +254,33 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for b in Backend::ALL {
+        for &b in Backend::ALL {
             assert_eq!(b.name().parse::<Backend>().unwrap(), b);
         }
         assert!("nonsense".parse::<Backend>().is_err());
+    }
+
+    #[test]
+    fn the_environment_forces_only_constant_time_backends() {
+        assert_eq!(parse_env_value(""), Ok(None));
+        assert_eq!(parse_env_value(" "), Ok(None));
+        assert_eq!(parse_env_value("soft"), Ok(Some(Backend::Soft)));
+        assert_eq!(parse_env_value("AVX2"), Ok(Some(Backend::Avx2)));
+        assert_eq!(parse_env_value("nonsense"), Err(Error::UnknownBackend));
+        #[cfg(feature = "table-backends")]
+        assert_eq!(
+            parse_env_value("table-leaky"),
+            Err(Error::NotConstantTime(Backend::TableLeaky))
+        );
+        #[cfg(not(feature = "table-backends"))]
+        assert_eq!(parse_env_value("table-leaky"), Err(Error::UnknownBackend));
+        for b in Backend::ALL {
+            assert_eq!(
+                parse_env_value(b.name()).is_ok(),
+                b.is_constant_time(),
+                "{b}"
+            );
+        }
     }
 
     /// Walks the kernel table: every kernel's check requires each feature it enables, and
@@ -260,6 +335,7 @@ mod tests {
         let list = [
             Candidate::new(Backend::Avx512, NEVER),
             Candidate::new(Backend::Avx2, ELSEWHERE),
+            #[cfg(feature = "table-backends")]
             Candidate::portable(Backend::TableLeaky),
             Candidate::portable(Backend::Soft),
         ];
@@ -271,6 +347,7 @@ mod tests {
             }
             assert!(require(&list, Backend::Avx512).is_err());
         }
+        #[cfg(feature = "table-backends")]
         assert_eq!(
             require(&list, Backend::TableLeaky).unwrap(),
             Backend::TableLeaky

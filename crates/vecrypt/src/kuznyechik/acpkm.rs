@@ -14,8 +14,9 @@ use zeroize::Zeroize;
 use super::{BLOCK, KEY, Kuznyechik};
 use crate::Error;
 use crate::modes::BlockKernel;
-#[cfg(feature = "alloc")]
-use crate::modes::{gost::dbl, xor_in_place};
+use crate::modes::omac::dbl;
+use crate::modes::xor_in_place;
+use subtle::ConstantTimeEq;
 
 /// The constant D of ACPKM: the bytes 0x80 to 0x9f.
 const D: [u8; KEY] = {
@@ -136,10 +137,47 @@ pub fn omac_acpkm(
     data: &[u8],
     s: usize,
 ) -> Result<alloc::vec::Vec<u8>, Error> {
-    check_section(section)?;
     if !(1..=BLOCK).contains(&s) {
         return Err(Error::InvalidParameter);
     }
+    let mut full = omac_acpkm_full(cipher, section, master_section, data)?;
+    let tag = full[..s].to_vec();
+    crate::wipe::array(&mut full);
+    Ok(tag)
+}
+
+/// Checks an OMAC-ACPKM tag of 1 to 16 bytes (a prefix of the full tag, as [`omac_acpkm`]
+/// truncates it) in constant time. `Err(Error::AuthenticationFailed)` when it does not
+/// match, `Err(Error::InvalidLength)` for an empty or too long tag, and the errors of
+/// [`omac_acpkm`] for bad section lengths.
+pub fn verify_omac_acpkm(
+    cipher: &Kuznyechik,
+    section: usize,
+    master_section: usize,
+    data: &[u8],
+    tag: &[u8],
+) -> Result<(), Error> {
+    if !(1..=BLOCK).contains(&tag.len()) {
+        return Err(Error::InvalidLength);
+    }
+    let mut full = omac_acpkm_full(cipher, section, master_section, data)?;
+    let ok = bool::from(full[..tag.len()].ct_eq(tag));
+    crate::wipe::array(&mut full);
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::AuthenticationFailed)
+    }
+}
+
+/// The full 16-byte OMAC-ACPKM tag.
+fn omac_acpkm_full(
+    cipher: &Kuznyechik,
+    section: usize,
+    master_section: usize,
+    data: &[u8],
+) -> Result<[u8; BLOCK], Error> {
+    check_section(section)?;
     let mut master = Stream::new(cipher.clone(), &[0xff; BLOCK / 2], master_section)?;
     let sections = data.len().div_ceil(section).max(1);
     let mut state = [0u8; BLOCK];
@@ -178,7 +216,5 @@ pub fn omac_acpkm(
         }
     }
     material.zeroize();
-    let tag = state[..s].to_vec();
-    state.zeroize();
-    Ok(tag)
+    Ok(state)
 }

@@ -16,8 +16,9 @@
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
-//!   state bytes). Not constant time; kept only as a speed reference and never chosen
-//!   automatically.
+//!   state bytes). Not constant time; kept only as a speed reference, built only with the
+//!   cargo feature `table-backends`, never chosen automatically and never forced through
+//!   `VECRYPT_BACKEND`.
 //!
 //! The chained modes (CBC and CFB encryption, OFB, the CBC-MAC of OMAC and OMAC-ACPKM) are
 //! bound by latency, not throughput. On the AVX-512 backend, registers of one or two blocks
@@ -52,7 +53,7 @@ pub(crate) mod consts;
 mod dispatch;
 pub mod mgm;
 mod soft;
-#[cfg(feature = "std")]
+#[cfg(feature = "table-backends")]
 mod table_leaky;
 
 #[cfg(target_arch = "x86_64")]
@@ -137,12 +138,18 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Avx512, &[kernels::KUZNYECHIK_AVX512]),
     Candidate::new(Backend::Avx2, &[kernels::KUZNYECHIK_AVX2]),
-    #[cfg(feature = "std")]
+    #[cfg(feature = "table-backends")]
     Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),
 ];
 
-/// A keyed Kuznyechik cipher. The round keys are zeroized on drop.
+/// A keyed Kuznyechik cipher. The round keys are zeroized on drop and never handed out:
+/// there is no public accessor for them.
+///
+/// ```compile_fail
+/// let c = vecrypt::kuznyechik::Kuznyechik::from_key(&[0u8; 32]).unwrap();
+/// let _secret = c.round_key(1);
+/// ```
 #[derive(Clone)]
 pub struct Kuznyechik {
     rk: RoundKeys,
@@ -185,8 +192,10 @@ impl Kuznyechik {
         }
     }
 
-    /// Round key K_i for i in 1..=10, for known-answer tests of the key schedule.
-    pub fn round_key(&self, i: usize) -> Option<&[u8; 16]> {
+    /// Round key K_i for i in 1..=10, for the crate's known-answer tests of the key
+    /// schedule. Not part of the public API: round keys are secret.
+    #[cfg(test)]
+    pub(crate) fn round_key(&self, i: usize) -> Option<&[u8; 16]> {
         i.checked_sub(1).and_then(|i| self.rk.0.get(i))
     }
 
@@ -212,7 +221,7 @@ impl BlockKernel for Kuznyechik {
         if self.kernels.encrypt(&self.rk, buf) {
             return;
         }
-        #[cfg(feature = "std")]
+        #[cfg(feature = "table-backends")]
         if self.backend == Backend::TableLeaky {
             return table_leaky::encrypt_blocks(&self.rk, buf);
         }
@@ -223,7 +232,7 @@ impl BlockKernel for Kuznyechik {
         if self.kernels.decrypt(&self.rk, buf) {
             return;
         }
-        #[cfg(feature = "std")]
+        #[cfg(feature = "table-backends")]
         if self.backend == Backend::TableLeaky {
             return table_leaky::decrypt_blocks(&self.rk, buf);
         }
@@ -308,5 +317,60 @@ impl BlockCipherEncrypt for Kuznyechik {
 impl BlockCipherDecrypt for Kuznyechik {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
         f.call(&KernelBackend::<_, cipher::consts::U256>::new(self));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The round keys of RFC 7801, A.2.2, on every backend.
+    #[test]
+    fn rfc7801_round_keys_on_every_backend() {
+        let key = hex::decode("8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef")
+            .unwrap();
+        let expected = [
+            "8899aabbccddeeff0011223344556677",
+            "fedcba98765432100123456789abcdef",
+            "db31485315694343228d6aef8cc78c44",
+            "3d4553d8e9cfec6815ebadc40a9ffd04",
+            "57646468c44a5e28d3e59246f429f1ac",
+            "bd079435165c6432b532e82834da581b",
+            "51e640757e8745de705727265a0098b1",
+            "5a7925017b9fdd3ed72a91a22286f984",
+            "bb44e25378c73123a5f32f73cdb6e517",
+            "72e9dd7416bcf45b755dbaa88e4a4043",
+        ];
+        for backend in Kuznyechik::backends() {
+            let c = Kuznyechik::with_backend(&key, backend).unwrap();
+            for (i, rk) in expected.iter().enumerate() {
+                assert_eq!(hex::encode(c.round_key(i + 1).unwrap()), *rk, "{backend}");
+            }
+            assert!(c.round_key(0).is_none() && c.round_key(11).is_none());
+        }
+    }
+
+    /// Every backend's key schedule (the vector ones have their own) against the portable
+    /// one on pseudo-random keys.
+    #[test]
+    fn key_schedule_matches_portable_on_every_backend() {
+        let mut state = 0x0bad_cafe_f00d_1234u64;
+        for _ in 0..20 {
+            let key: Vec<u8> = (0..KEY)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (state >> 56) as u8
+                })
+                .collect();
+            let soft = Kuznyechik::with_backend(&key, Backend::Soft).unwrap();
+            for backend in Kuznyechik::backends() {
+                let c = Kuznyechik::with_backend(&key, backend).unwrap();
+                for i in 1..=10 {
+                    assert_eq!(c.round_key(i), soft.round_key(i), "{backend} K{i}");
+                }
+            }
+        }
     }
 }

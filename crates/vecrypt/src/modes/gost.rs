@@ -21,8 +21,6 @@ use super::{Chain, chain_with_tail};
 use crate::Error;
 
 pub use super::omac::Omac;
-#[cfg(feature = "alloc")]
-pub(crate) use super::omac::dbl;
 
 /// Blocks per call to the cipher in the keystream paths.
 const BATCH: usize = 64;
@@ -242,6 +240,15 @@ fn cfb<K: BlockKernel>(
     }
     zeroize::Zeroize::zeroize(&mut register);
     Ok(())
+}
+
+/// Checks a GOST R 34.13 MAC of 1 to `n` bytes (a prefix of the full tag, as [`mac`]
+/// truncates it) in constant time: `Err(Error::AuthenticationFailed)` when it does not
+/// match, `Err(Error::InvalidLength)` for an empty or too long tag.
+pub fn verify_mac<K: BlockKernel>(cipher: &K, data: &[u8], tag: &[u8]) -> Result<(), Error> {
+    let mut m = Omac::new(cipher);
+    m.update(data);
+    m.verify(tag)
 }
 
 /// The MAC of GOST R 34.13 (OMAC1, the same as CMAC), truncated to its first `s` bytes.

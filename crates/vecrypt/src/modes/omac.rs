@@ -2,7 +2,10 @@
 //! crate: a CBC-MAC whose last block is whitened with one of two subkeys. The whole blocks
 //! go to the cipher's chained-mode kernel ([`BlockKernel::kernel_chain`]).
 
+use subtle::ConstantTimeEq;
+
 use super::{BlockKernel, MAX_BLOCK, xor_in_place};
+use crate::Error;
 
 /// The two OMAC subkeys of a cipher: K1 = dbl(E(0)), K2 = dbl(K1).
 pub(crate) fn omac_subkeys<K: BlockKernel>(cipher: &K) -> ([u8; MAX_BLOCK], [u8; MAX_BLOCK]) {
@@ -108,6 +111,23 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
         let mut tag = [0u8; MAX_BLOCK];
         tag[..n].copy_from_slice(&self.state[..n]);
         tag
+    }
+
+    /// Checks `tag`, 1 to `n` bytes (a prefix of the full tag), in constant time:
+    /// `Err(Error::AuthenticationFailed)` when it does not match, `Err(Error::InvalidLength)`
+    /// for an empty or too long tag.
+    pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
+        if !(1..=K::BLOCK).contains(&tag.len()) {
+            return Err(Error::InvalidLength);
+        }
+        let mut full = self.finalize();
+        let ok = bool::from(full[..tag.len()].ct_eq(tag));
+        crate::wipe::array(&mut full);
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
     }
 
     /// The subkeys K1 and K2, for known-answer tests.
