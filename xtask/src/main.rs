@@ -5,10 +5,18 @@
 //! which must both be reported), then each algorithm family (`ublock`, `kuznyechik`, `aes`,
 //! `aigis`; all when none is named). Prints which backend ran for each algorithm and its
 //! result, and fails on any memcheck report.
+//!
+//! `dudect [--seconds N | --measurements N] [filter...]`: builds the `dudect` program of
+//! `vecrypt-ctcheck` and runs its statistical timing test on the kernels valgrind cannot run
+//! (AVX-512, VAES, GFNI), each target for N seconds (default 5) or N measurements, those whose
+//! name contains a filter when any is given. Prints the largest |t| each target reached and
+//! fails if one exceeds 10 or the canary (an early-exit comparison) stays below it; a |t|
+//! above 4.5, dudect's usual mark of a likely leak, is reported as a warning.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Output};
+use std::process::{Command, ExitCode, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -29,8 +37,17 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("dudect") => match dudect(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask dudect: {e}");
+                ExitCode::from(2)
+            }
+        },
         _ => {
             eprintln!("usage: cargo xtask ct-check [ublock|kuznyechik|aes|aigis]...");
+            eprintln!("       cargo xtask dudect [--seconds N | --measurements N] [filter...]");
             ExitCode::from(2)
         }
     }
@@ -50,21 +67,33 @@ fn run(cmd: &mut Command) -> Result<Output, String> {
 
 /// Builds the checker with the `ct-check` profile and returns the path of its binary.
 fn build() -> Result<PathBuf, String> {
+    build_bin("vecrypt-ctcheck")
+}
+
+/// Builds the binary `bin` of `vecrypt-ctcheck` with the `ct-check` profile and returns its
+/// path.
+fn build_bin(bin: &str) -> Result<PathBuf, String> {
     let root = workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(&root)
         .args(["build", "--profile", "ct-check", "-p", "vecrypt-ctcheck"])
+        .args(["--bin", bin])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err("building vecrypt-ctcheck failed".into());
+        return Err(format!("building {bin} failed"));
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+    Ok(target_dir().join("ct-check").join(bin))
+}
+
+/// Cargo's target directory.
+fn target_dir() -> PathBuf {
+    let root = workspace_root();
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .map(|t| if t.is_absolute() { t } else { root.join(t) })
-        .unwrap_or_else(|| root.join("target"));
-    Ok(target.join("ct-check").join("vecrypt-ctcheck"))
+        .unwrap_or_else(|| root.join("target"))
 }
 
 fn memcheck(bin: &Path, args: &[&str]) -> Result<Output, String> {
@@ -265,4 +294,70 @@ fn family_prefix(family: &str) -> &str {
         "aigis" => "aigis-enc",
         other => other,
     }
+}
+
+/// |t| above which a target fails: far beyond chance after millions of measurements, while
+/// dudect's 4.5 can be crossed by a noisy machine without a leak.
+const DUDECT_FAIL: f64 = 10.0;
+/// |t| above which a target is reported as a likely leak (dudect's threshold).
+const DUDECT_WARN: f64 = 4.5;
+
+fn dudect(args: &[String]) -> Result<bool, String> {
+    let start = Instant::now();
+    let bin = build_bin("dudect")?;
+    let mut child = Command::new(&bin)
+        .arg("run")
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let stdout = child.stdout.take().expect("piped");
+    println!(
+        "dudect: fail above |t| = {DUDECT_FAIL}, warn above {DUDECT_WARN} (each target: fixed against random secrets)"
+    );
+    println!(
+        "{:>7} {:>12}  {:<7} target",
+        "|t|", "measurements", "verdict"
+    );
+    let (mut ok, mut targets, mut canary) = (true, 0, None);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading dudect's output: {e}"))?;
+        let ["result", name, measurements, t, test] = line.split('\t').collect::<Vec<_>>()[..]
+        else {
+            println!("{line}");
+            continue;
+        };
+        let t: f64 = t.parse().map_err(|_| format!("bad line: {line}"))?;
+        let verdict = if name.starts_with("canary") {
+            canary = Some(t > DUDECT_FAIL);
+            if t > DUDECT_FAIL { "flagged" } else { "MISSED" }
+        } else {
+            targets += 1;
+            if t > DUDECT_FAIL {
+                ok = false;
+                "FAIL"
+            } else if t > DUDECT_WARN {
+                "warning"
+            } else {
+                "ok"
+            }
+        };
+        println!("{t:>7.2} {measurements:>12}  {verdict:<7} {name}   [{test}]");
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for dudect: {e}"))?;
+    if !status.success() {
+        return Err(format!("dudect exited with {status}"));
+    }
+    if canary == Some(false) {
+        println!("canary: the early-exit comparison was not detected; the measurement is void");
+        ok = false;
+    }
+    println!(
+        "dudect: {} ({targets} targets) in {:.0?}",
+        if ok { "passed" } else { "FAILED" },
+        start.elapsed()
+    );
+    Ok(ok)
 }
