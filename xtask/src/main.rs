@@ -12,6 +12,11 @@
 //! name contains a filter when any is given. Prints the largest |t| each target reached and
 //! fails if one exceeds 10 or the canary (an early-exit comparison) stays below it; a |t|
 //! above 4.5, dudect's usual mark of a likely leak, is reported as a warning.
+//!
+//! `fuzz [--seconds N] [target...]`: builds the cargo-fuzz targets of `fuzz/` with the nightly
+//! toolchain, runs each (all when none is named) for N seconds (default 60) on its corpus in
+//! `fuzz/corpus/<target>`, minimizes the corpus, and fails on any crash, leaving the input
+//! that caused it in `fuzz/artifacts/<target>`.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -45,8 +50,17 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("fuzz") => match fuzz(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask fuzz: {e}");
+                ExitCode::from(2)
+            }
+        },
         _ => {
             eprintln!("usage: cargo xtask ct-check [ublock|kuznyechik|aes|aigis]...");
+            eprintln!("       cargo xtask fuzz [--seconds N] [target...]");
             eprintln!("       cargo xtask dudect [--seconds N | --measurements N] [filter...]");
             ExitCode::from(2)
         }
@@ -357,6 +371,117 @@ fn dudect(args: &[String]) -> Result<bool, String> {
     println!(
         "dudect: {} ({targets} targets) in {:.0?}",
         if ok { "passed" } else { "FAILED" },
+        start.elapsed()
+    );
+    Ok(ok)
+}
+
+/// The longest input the fuzzer makes; the checks stretch messages from the input, so long
+/// inputs only slow the search.
+const FUZZ_MAX_LEN: u32 = 512;
+
+/// `cargo +nightly fuzz <args>` in `fuzz/`, free of the stable toolchain's variables.
+fn cargo_fuzz(args: &[&str]) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(workspace_root().join("fuzz"))
+        .arg("+nightly")
+        .arg("fuzz")
+        .args(args);
+    for var in ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "CARGO", "RUSTFLAGS"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// The number and total size of the files in `dir`.
+fn corpus_size(dir: &Path) -> (usize, u64) {
+    std::fs::read_dir(dir).map_or((0, 0), |entries| {
+        entries
+            .filter_map(|e| e.ok()?.metadata().ok())
+            .fold((0, 0), |(n, size), m| (n + 1, size + m.len()))
+    })
+}
+
+fn fuzz(args: &[String]) -> Result<bool, String> {
+    let start = Instant::now();
+    let mut seconds = 60u64;
+    let mut named = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--seconds" {
+            seconds = args
+                .next()
+                .and_then(|s| s.parse().ok())
+                .ok_or("--seconds needs a whole number")?;
+        } else {
+            named.push(arg.clone());
+        }
+    }
+    let status = cargo_fuzz(&["build"])
+        .status()
+        .map_err(|e| format!("cannot run cargo +nightly fuzz: {e} (rustup toolchain install nightly; cargo install cargo-fuzz)"))?;
+    if !status.success() {
+        return Err("building the fuzz targets failed".into());
+    }
+    let list = run(&mut cargo_fuzz(&["list"]))?;
+    let all: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for name in &named {
+        if !all.contains(name) {
+            return Err(format!(
+                "unknown target {name} (targets: {})",
+                all.join(", ")
+            ));
+        }
+    }
+    let targets = if named.is_empty() { all } else { named };
+
+    let mut ok = true;
+    println!(
+        "{:<16} {:>10} {:>8} {:>10}  result",
+        "target", "runs", "corpus", "bytes"
+    );
+    for target in &targets {
+        let corpus = workspace_root().join("fuzz/corpus").join(target);
+        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+        let output = run(cargo_fuzz(&["run", target, "--"])
+            .arg(format!("-max_total_time={seconds}"))
+            .arg(format!("-max_len={FUZZ_MAX_LEN}"))
+            .arg("-print_final_stats=1"))?;
+        let log = String::from_utf8_lossy(&output.stderr);
+        let runs = log
+            .lines()
+            .find_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
+            .map_or("?".to_string(), |n| n.trim().to_string());
+        let crashed = !output.status.success();
+        if !crashed {
+            // Keeps only the inputs that add coverage.
+            let min =
+                run(cargo_fuzz(&["cmin", target, "--"]).arg(format!("-max_len={FUZZ_MAX_LEN}")))?;
+            if !min.status.success() {
+                eprint!("{}", String::from_utf8_lossy(&min.stderr));
+                return Err(format!("minimizing the corpus of {target} failed"));
+            }
+        }
+        let (files, bytes) = corpus_size(&corpus);
+        println!(
+            "{target:<16} {runs:>10} {files:>8} {bytes:>10}  {}",
+            if crashed { "CRASH" } else { "clean" }
+        );
+        if crashed {
+            ok = false;
+            let tail: Vec<&str> = log.lines().rev().take(60).collect();
+            for line in tail.into_iter().rev() {
+                eprintln!("{line}");
+            }
+        }
+    }
+    println!(
+        "fuzz: {} ({} targets, {seconds} s each) in {:.0?}",
+        if ok { "passed" } else { "FAILED" },
+        targets.len(),
         start.elapsed()
     );
     Ok(ok)
