@@ -524,7 +524,13 @@ fn run(args: &[String], rng: &mut Rng) -> Result<(), String> {
     if all.len() < 2 {
         return Err("no target matches (see `dudect list`)".into());
     }
-    for target in &mut all {
+    for (i, target) in all.iter_mut().enumerate() {
+        // The canary shows itself within a second.
+        let budget = match (i, budget) {
+            (0, Budget::Seconds(s)) => Budget::Seconds(s.min(1.0)),
+            (0, Budget::Measurements(n)) => Budget::Measurements(n.min(1_000_000)),
+            (_, b) => b,
+        };
         let outcome = measure(target, budget, rng);
         println!(
             "result\t{}\t{}\t{:.2}\t{}",
