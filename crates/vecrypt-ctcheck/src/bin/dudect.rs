@@ -39,11 +39,11 @@ const BULK: usize = 300 * 16;
 
 /// Fills a secret of the random class.
 type Draw = Box<dyn FnMut(&mut Rng, &mut [u8])>;
-/// The timed operation, on one secret.
-type Operation = Box<dyn FnMut(&[u8])>;
+/// The timed operation, on one secret, which it may overwrite.
+type Operation = Box<dyn FnMut(&mut [u8])>;
 
-/// One operation on one backend. `run` is timed on `input`, which holds the secret of one
-/// class; `random` fills a secret of the random class.
+/// One operation on one backend. `run` is timed on a buffer that holds the secret of one
+/// class and works on it in place; `random` fills a secret of the random class.
 struct Target {
     name: String,
     fixed: Vec<u8>,
@@ -187,9 +187,12 @@ fn measure(target: &mut Target, budget: Budget, rng: &mut Rng) -> Outcome {
         }
         let mut work = vec![0u8; len];
         for (time, input) in times.iter_mut().zip(inputs.chunks(len)) {
+            // Every byte of the buffer changes before each measurement, in both classes
+            // alike: a store of the value already in memory can take a different path.
+            work.fill(rng.next() as u8);
             work.copy_from_slice(input);
             let start = cycles();
-            (target.run)(&work);
+            (target.run)(&mut work);
             *time = cycles().wrapping_sub(start);
         }
         classes.clone().into_iter().zip(times.clone())
@@ -279,19 +282,17 @@ fn cipher_targets(rng: &mut Rng, name: &str, backend: Backend, out: &mut Vec<Tar
     let bulk = BULK / info.block_len * info.block_len;
     for decrypt in [false, true] {
         let cipher = (info.new)(&key, Some(backend)).expect("the backend runs here");
-        let mut buf = vec![0u8; bulk];
         let op = if decrypt { "decrypt" } else { "encrypt" };
         out.push(uniform(
             format!("{name} {backend} ecb-{op} (secret message)"),
             rng.bytes(bulk),
-            Box::new(move |input| {
-                buf.copy_from_slice(input);
+            Box::new(move |buf| {
                 if decrypt {
-                    cipher.decrypt_ecb(&mut buf).expect("whole blocks");
+                    cipher.decrypt_ecb(buf).expect("whole blocks");
                 } else {
-                    cipher.encrypt_ecb(&mut buf).expect("whole blocks");
+                    cipher.encrypt_ecb(buf).expect("whole blocks");
                 }
-                black_box(&buf);
+                black_box(buf);
             }),
         ));
     }
@@ -321,13 +322,11 @@ fn gcm_targets<K: KeySize + 'static>(rng: &mut Rng, backend: Backend, out: &mut 
     let aad = rng.bytes(20);
 
     let (seal, n, a) = (gcm.clone(), nonce.clone(), aad.clone());
-    let mut buf = vec![0u8; LEN];
     out.push(uniform(
         format!("{name} seal (secret message)"),
         rng.bytes(LEN),
-        Box::new(move |input| {
-            buf.copy_from_slice(input);
-            black_box(seal.encrypt_detached(&n, &a, &mut buf).expect("seal"));
+        Box::new(move |buf| {
+            black_box(seal.encrypt_detached(&n, &a, buf).expect("seal"));
         }),
     ));
 
@@ -342,16 +341,16 @@ fn gcm_targets<K: KeySize + 'static>(rng: &mut Rng, backend: Backend, out: &mut 
     let pool: Vec<Vec<u8>> = (0..256).map(|_| sealed(rng)).collect();
     let fixed = sealed(rng);
     let (open, a) = (gcm.clone(), aad.clone());
-    let mut buf = vec![0u8; LEN];
     out.push(Target {
         name: format!("{name} open (secret message)"),
         fixed,
         random: Box::new(move |rng, out| out.copy_from_slice(&pool[rng.below(pool.len())])),
         run: Box::new(move |input| {
-            buf.copy_from_slice(&input[12..12 + LEN]);
-            let ok = open.decrypt_detached(&input[..12], &a, &mut buf, &input[12 + LEN..]);
+            let (nonce, rest) = input.split_at_mut(12);
+            let (buf, tag) = rest.split_at_mut(LEN);
+            let ok = open.decrypt_detached(nonce, &a, buf, tag);
             black_box(ok.is_ok());
-            black_box(&buf);
+            black_box(buf);
         }),
     });
 
