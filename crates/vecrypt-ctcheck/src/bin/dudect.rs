@@ -1,5 +1,5 @@
 //! A statistical timing test in the manner of dudect, for the kernels valgrind cannot run
-//! (AVX-512, VAES, and the GFNI path of Kuznyechik's AVX2 backend).
+//! (AVX-512, VAES, and the GFNI paths of Kuznyechik's and uBlock's AVX2 backends).
 //!
 //! Each target times one operation on two classes of secret input, interleaved in a random
 //! order: one fixed secret, and secrets drawn at random for every measurement. If the running
