@@ -5,10 +5,23 @@
 //! which must both be reported), then each algorithm family (`ublock`, `kuznyechik`, `aes`,
 //! `aigis`; all when none is named). Prints which backend ran for each algorithm and its
 //! result, and fails on any memcheck report.
+//!
+//! `dudect [--seconds N | --measurements N] [filter...]`: builds the `dudect` program of
+//! `vecrypt-ctcheck` and runs its statistical timing test on the kernels valgrind cannot run
+//! (AVX-512, VAES, GFNI), each target for N seconds (default 5) or N measurements, those whose
+//! name contains a filter when any is given. Prints the largest |t| each target reached and
+//! fails if one exceeds 10 or the canary (an early-exit comparison) stays below it; a |t|
+//! above 4.5, dudect's usual mark of a likely leak, is reported as a warning.
+//!
+//! `fuzz [--seconds N] [target...]`: builds the cargo-fuzz targets of `fuzz/` with the nightly
+//! toolchain, runs each (all when none is named) for N seconds (default 60) on its corpus in
+//! `fuzz/corpus/<target>`, minimizes the corpus, and fails on any crash, leaving the input
+//! that caused it in `fuzz/artifacts/<target>`.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Output};
+use std::process::{Command, ExitCode, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -29,8 +42,26 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("dudect") => match dudect(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask dudect: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some("fuzz") => match fuzz(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask fuzz: {e}");
+                ExitCode::from(2)
+            }
+        },
         _ => {
             eprintln!("usage: cargo xtask ct-check [ublock|kuznyechik|aes|aigis]...");
+            eprintln!("       cargo xtask fuzz [--seconds N] [target...]");
+            eprintln!("       cargo xtask dudect [--seconds N | --measurements N] [filter...]");
             ExitCode::from(2)
         }
     }
@@ -50,21 +81,33 @@ fn run(cmd: &mut Command) -> Result<Output, String> {
 
 /// Builds the checker with the `ct-check` profile and returns the path of its binary.
 fn build() -> Result<PathBuf, String> {
+    build_bin("vecrypt-ctcheck")
+}
+
+/// Builds the binary `bin` of `vecrypt-ctcheck` with the `ct-check` profile and returns its
+/// path.
+fn build_bin(bin: &str) -> Result<PathBuf, String> {
     let root = workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(&root)
         .args(["build", "--profile", "ct-check", "-p", "vecrypt-ctcheck"])
+        .args(["--bin", bin])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err("building vecrypt-ctcheck failed".into());
+        return Err(format!("building {bin} failed"));
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+    Ok(target_dir().join("ct-check").join(bin))
+}
+
+/// Cargo's target directory.
+fn target_dir() -> PathBuf {
+    let root = workspace_root();
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .map(|t| if t.is_absolute() { t } else { root.join(t) })
-        .unwrap_or_else(|| root.join("target"));
-    Ok(target.join("ct-check").join("vecrypt-ctcheck"))
+        .unwrap_or_else(|| root.join("target"))
 }
 
 fn memcheck(bin: &Path, args: &[&str]) -> Result<Output, String> {
@@ -265,4 +308,181 @@ fn family_prefix(family: &str) -> &str {
         "aigis" => "aigis-enc",
         other => other,
     }
+}
+
+/// |t| above which a target fails: far beyond chance after millions of measurements, while
+/// dudect's 4.5 can be crossed by a noisy machine without a leak.
+const DUDECT_FAIL: f64 = 10.0;
+/// |t| above which a target is reported as a likely leak (dudect's threshold).
+const DUDECT_WARN: f64 = 4.5;
+
+fn dudect(args: &[String]) -> Result<bool, String> {
+    let start = Instant::now();
+    let bin = build_bin("dudect")?;
+    let mut child = Command::new(&bin)
+        .arg("run")
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let stdout = child.stdout.take().expect("piped");
+    println!(
+        "dudect: fail above |t| = {DUDECT_FAIL}, warn above {DUDECT_WARN} (each target: fixed against random secrets)"
+    );
+    println!(
+        "{:>7} {:>12}  {:<7} target",
+        "|t|", "measurements", "verdict"
+    );
+    let (mut ok, mut targets, mut canary) = (true, 0, None);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading dudect's output: {e}"))?;
+        let ["result", name, measurements, t, test] = line.split('\t').collect::<Vec<_>>()[..]
+        else {
+            println!("{line}");
+            continue;
+        };
+        let t: f64 = t.parse().map_err(|_| format!("bad line: {line}"))?;
+        let verdict = if name.starts_with("canary") {
+            canary = Some(t > DUDECT_FAIL);
+            if t > DUDECT_FAIL { "flagged" } else { "MISSED" }
+        } else {
+            targets += 1;
+            if t > DUDECT_FAIL {
+                ok = false;
+                "FAIL"
+            } else if t > DUDECT_WARN {
+                "warning"
+            } else {
+                "ok"
+            }
+        };
+        println!("{t:>7.2} {measurements:>12}  {verdict:<7} {name}   [{test}]");
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for dudect: {e}"))?;
+    if !status.success() {
+        return Err(format!("dudect exited with {status}"));
+    }
+    if canary == Some(false) {
+        println!("canary: the early-exit comparison was not detected; the measurement is void");
+        ok = false;
+    }
+    println!(
+        "dudect: {} ({targets} targets) in {:.0?}",
+        if ok { "passed" } else { "FAILED" },
+        start.elapsed()
+    );
+    Ok(ok)
+}
+
+/// The longest input the fuzzer makes; the checks stretch messages from the input, so long
+/// inputs only slow the search.
+const FUZZ_MAX_LEN: u32 = 512;
+
+/// `cargo +nightly fuzz <args>` in `fuzz/`, free of the stable toolchain's variables.
+fn cargo_fuzz(args: &[&str]) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(workspace_root().join("fuzz"))
+        .arg("+nightly")
+        .arg("fuzz")
+        .args(args);
+    for var in ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "CARGO", "RUSTFLAGS"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// The number and total size of the files in `dir`.
+fn corpus_size(dir: &Path) -> (usize, u64) {
+    std::fs::read_dir(dir).map_or((0, 0), |entries| {
+        entries
+            .filter_map(|e| e.ok()?.metadata().ok())
+            .fold((0, 0), |(n, size), m| (n + 1, size + m.len()))
+    })
+}
+
+fn fuzz(args: &[String]) -> Result<bool, String> {
+    let start = Instant::now();
+    let mut seconds = 60u64;
+    let mut named = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--seconds" {
+            seconds = args
+                .next()
+                .and_then(|s| s.parse().ok())
+                .ok_or("--seconds needs a whole number")?;
+        } else {
+            named.push(arg.clone());
+        }
+    }
+    let status = cargo_fuzz(&["build"])
+        .status()
+        .map_err(|e| format!("cannot run cargo +nightly fuzz: {e} (rustup toolchain install nightly; cargo install cargo-fuzz)"))?;
+    if !status.success() {
+        return Err("building the fuzz targets failed".into());
+    }
+    let list = run(&mut cargo_fuzz(&["list"]))?;
+    let all: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for name in &named {
+        if !all.contains(name) {
+            return Err(format!(
+                "unknown target {name} (targets: {})",
+                all.join(", ")
+            ));
+        }
+    }
+    let targets = if named.is_empty() { all } else { named };
+
+    let mut ok = true;
+    println!(
+        "{:<16} {:>10} {:>8} {:>10}  result",
+        "target", "runs", "corpus", "bytes"
+    );
+    for target in &targets {
+        let corpus = workspace_root().join("fuzz/corpus").join(target);
+        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+        let output = run(cargo_fuzz(&["run", target, "--"])
+            .arg(format!("-max_total_time={seconds}"))
+            .arg(format!("-max_len={FUZZ_MAX_LEN}"))
+            .arg("-print_final_stats=1"))?;
+        let log = String::from_utf8_lossy(&output.stderr);
+        let runs = log
+            .lines()
+            .find_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
+            .map_or("?".to_string(), |n| n.trim().to_string());
+        let crashed = !output.status.success();
+        if !crashed {
+            // Keeps only the inputs that add coverage.
+            let min =
+                run(cargo_fuzz(&["cmin", target, "--"]).arg(format!("-max_len={FUZZ_MAX_LEN}")))?;
+            if !min.status.success() {
+                eprint!("{}", String::from_utf8_lossy(&min.stderr));
+                return Err(format!("minimizing the corpus of {target} failed"));
+            }
+        }
+        let (files, bytes) = corpus_size(&corpus);
+        println!(
+            "{target:<16} {runs:>10} {files:>8} {bytes:>10}  {}",
+            if crashed { "CRASH" } else { "clean" }
+        );
+        if crashed {
+            ok = false;
+            let tail: Vec<&str> = log.lines().rev().take(60).collect();
+            for line in tail.into_iter().rev() {
+                eprintln!("{line}");
+            }
+        }
+    }
+    println!(
+        "fuzz: {} ({} targets, {seconds} s each) in {:.0?}",
+        if ok { "passed" } else { "FAILED" },
+        targets.len(),
+        start.elapsed()
+    );
+    Ok(ok)
 }
