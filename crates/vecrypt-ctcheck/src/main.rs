@@ -10,8 +10,13 @@
 //! reported; `vecrypt-ctcheck list` prints the backends this CPU runs, per algorithm.
 //! `cargo xtask ct-check` runs them all under valgrind.
 
+#![deny(unsafe_code)]
+
 mod cases;
 mod memcheck;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86;
 
 use std::process::ExitCode;
 

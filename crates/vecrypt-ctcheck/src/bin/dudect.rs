@@ -18,6 +18,13 @@
 //! `result <target> <measurements> <max |t|> <test that reached it>`. `cargo xtask dudect`
 //! builds and runs it and judges the results.
 
+#![deny(unsafe_code)]
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[path = "../x86/cycles.rs"]
+mod cycles;
+
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -101,19 +108,8 @@ impl Rng {
     }
 }
 
-/// The cycle counter, fenced so that the timed work neither starts before it nor ends after.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn cycles() -> u64 {
-    use std::arch::x86_64::{_mm_lfence, _rdtsc};
-    // SAFETY: `lfence` and `rdtsc` exist on every x86-64 CPU and touch no memory.
-    unsafe {
-        _mm_lfence();
-        let t = _rdtsc();
-        _mm_lfence();
-        t
-    }
-}
+use cycles::cycles;
 
 /// Elsewhere, nanoseconds since the first call.
 #[cfg(not(target_arch = "x86_64"))]
