@@ -15,6 +15,7 @@
 
 mod nibbles;
 mod paired;
+mod planes_entry;
 mod planes_ymm;
 mod planes_zmm;
 mod sliced_entry;

@@ -1,0 +1,149 @@
+//! The entry points of the bit-plane kernel, the same for every register width: one
+//! `#[target_feature]` function per operation around the generic code of
+//! [`super::bitslice`], and a safe wrapper that checks the CPU first.
+
+/// Defines `ecb_encrypt`, `ecb_decrypt`, `ctr`, `cbc_decrypt`, `streams`,
+/// `cbc_encrypt_streams` and `run_streams` for register type `$reg`, whose operations need the
+/// features of the kernel `$kernel` (named `$on` in the docs) and whose token is `$token`;
+/// the module defines `available()`.
+macro_rules! planes_entry_points {
+    ($kernel:ident, $reg:ident, $token:ident, $on:literal) => {
+        #[kernel($kernel)]
+        fn ecb_encrypt_kernel<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
+            bitslice::ecb_encrypt::<$reg, V>($token::new(), keys, buf);
+        }
+
+        #[kernel($kernel)]
+        fn ecb_decrypt_kernel<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
+            bitslice::ecb_decrypt::<$reg, V>($token::new(), keys, buf);
+        }
+
+        #[kernel($kernel)]
+        fn ctr_kernel<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
+            bitslice::ctr::<$reg, V>($token::new(), keys, counter, buf);
+        }
+
+        #[kernel($kernel)]
+        fn cbc_decrypt_kernel<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
+            bitslice::cbc_decrypt::<$reg, V>($token::new(), keys, iv, buf);
+        }
+
+        #[kernel($kernel)]
+        fn cbc_encrypt_streams_kernel<V: Variant>(
+            keys: &[&RoundKeys],
+            ivs: &mut [&mut [u8]],
+            bufs: &mut [&mut [u8]],
+        ) {
+            let t = $token::new();
+            let mut planes = [[[$reg::splat(t, 0); 4]; 2]; 25];
+            bitslice::slot_keys::<$reg, V>(t, keys, &mut planes);
+            bitslice::cbc_encrypt_streams::<$reg, V>(t, &planes, ivs, bufs);
+            // The planes are round keys.
+            crate::wipe::set(&mut planes, [[[$reg::splat(t, 0); 4]; 2]; 25]);
+        }
+
+        /// Blocks of one batch, hence the most CBC streams one call interleaves.
+        pub(super) fn streams<V: Variant>() -> usize {
+            8 * <$reg as Lanes>::BYTES / V::BLOCK
+        }
+
+        #[doc = concat!("ECB encryption; `false` (nothing done) when the CPU lacks ", $on, ".")]
+        pub(super) fn ecb_encrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
+            if !available() {
+                return false;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { ecb_encrypt_kernel::<V>(keys, buf) };
+            true
+        }
+
+        #[doc = concat!("ECB decryption; `false` (nothing done) when the CPU lacks ", $on, ".")]
+        pub(super) fn ecb_decrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
+            if !available() {
+                return false;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { ecb_decrypt_kernel::<V>(keys, buf) };
+            true
+        }
+
+        #[doc = concat!("CTR; `false` (nothing done) when the CPU lacks ", $on, ".")]
+        pub(super) fn ctr<V: Variant>(
+            keys: &PlaneKeys,
+            counter: &mut [u8],
+            buf: &mut [u8],
+        ) -> bool {
+            if !available() {
+                return false;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { ctr_kernel::<V>(keys, counter, buf) };
+            true
+        }
+
+        #[doc = concat!("CBC decryption; `false` (nothing done) when the CPU lacks ", $on, ".")]
+        pub(super) fn cbc_decrypt<V: Variant>(
+            keys: &PlaneKeys,
+            iv: &mut [u8],
+            buf: &mut [u8],
+        ) -> bool {
+            if !available() {
+                return false;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { cbc_decrypt_kernel::<V>(keys, iv, buf) };
+            true
+        }
+
+        /// CBC encryption of at most `streams()` streams side by side; `false` (nothing done) when
+        /// the CPU lacks the features or there are too many streams.
+        pub(super) fn cbc_encrypt_streams<V: Variant>(
+            keys: &[&RoundKeys],
+            ivs: &mut [&mut [u8]],
+            bufs: &mut [&mut [u8]],
+        ) -> bool {
+            let fits = !keys.is_empty() && keys.len() <= streams::<V>();
+            if !fits || !available() {
+                return false;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { cbc_encrypt_streams_kernel::<V>(keys, ivs, bufs) };
+            true
+        }
+
+        #[kernel($kernel)]
+        fn streams_kernel<V: Variant>(
+            keys: &[&PlaneKeys],
+            mode: StreamsMode,
+            ivs: &mut [&mut [u8]],
+            bufs: &mut [&mut [u8]],
+        ) {
+            let t = $token::new();
+            let mut planes = [[[$reg::splat(t, 0); 4]; 2]; 25];
+            bitslice::slot_planes::<$reg, V>(t, keys, &mut planes);
+            bitslice::streams::<$reg, V>(t, &planes, mode, ivs, bufs);
+            // The planes are round keys.
+            crate::wipe::set(&mut planes, [[[$reg::splat(t, 0); 4]; 2]; 25]);
+        }
+
+        /// ECB in either direction or CBC decryption of at most `streams()` streams side by side,
+        /// one key each (`ivs` only for CBC); `false` (nothing done) when the CPU lacks the
+        /// features or there are too many streams.
+        pub(super) fn run_streams<V: Variant>(
+            keys: &[&PlaneKeys],
+            mode: StreamsMode,
+            ivs: &mut [&mut [u8]],
+            bufs: &mut [&mut [u8]],
+        ) -> bool {
+            let fits = !keys.is_empty() && keys.len() <= streams::<V>() && bufs.len() == keys.len();
+            let ivs_fit = mode != StreamsMode::CbcDecrypt || ivs.len() == keys.len();
+            if !fits || !ivs_fit || !available() {
+                return false;
+            }
+            // SAFETY: the features the function enables were just checked.
+            unsafe { streams_kernel::<V>(keys, mode, ivs, bufs) };
+            true
+        }
+    };
+}
+pub(super) use planes_entry_points;
