@@ -243,34 +243,6 @@ pub(super) fn plane_keys<V: Variant>(rk: &RoundKeys) -> PlaneKeys {
     out
 }
 
-/// The plane registers of the folded round keys of several ciphers at once: block slot `s`
-/// of a batch runs under `keys[s % keys.len()]`.
-#[inline(always)]
-pub(super) fn slot_keys<L: Lanes, V: Variant>(
-    t: L::Token,
-    keys: &[&RoundKeys],
-    out: &mut [State<L>],
-) {
-    let n = V::BLOCK;
-    // One batch of key rows per round, filled key by key so that only one folded schedule
-    // exists at a time; everything is on the stack and wiped.
-    let mut rows = [[0u8; 512]; 25];
-    let bytes = 8 * L::BYTES;
-    for (j, key) in keys.iter().enumerate() {
-        let mut f = folded::<V>(key);
-        for (row, round) in rows.iter_mut().zip(f.0.iter()).take(V::ROUNDS + 1) {
-            for block in row[..bytes].chunks_exact_mut(n).skip(j).step_by(keys.len()) {
-                block.copy_from_slice(&round[..n]);
-            }
-        }
-        f.zeroize();
-    }
-    for (planes, row) in out.iter_mut().zip(rows.iter()).take(V::ROUNDS + 1) {
-        *planes = L::load_batch::<V>(t, &row[..bytes]);
-    }
-    crate::wipe::set(&mut rows, [[0; 512]; 25]);
-}
-
 #[inline(always)]
 fn xor_planes<L: Lanes>(x: [L; 4], k: [L; 4]) -> [L; 4] {
     [

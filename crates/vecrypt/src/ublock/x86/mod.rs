@@ -222,8 +222,13 @@ pub(super) fn cbc_decrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u
     }
 }
 
-/// A kernel's CBC encryption of several streams side by side; `false` if it did nothing.
-type StreamsFn = fn(&[&RoundKeys], &mut [&mut [u8]], &mut [&mut [u8]]) -> bool;
+/// The kernels that encrypt several CBC streams side by side.
+#[derive(Copy, Clone)]
+enum StreamsKernel {
+    Paired,
+    Zmm,
+    Ymm,
+}
 
 /// CBC encryption of several streams, each under its own key, interleaved where it pays.
 pub(super) fn cbc_encrypt_streams<V: Variant>(
@@ -231,30 +236,28 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
 ) -> bool {
-    // Interleaving pays once the streams are a few blocks long: below that, turning every
-    // key into bit-planes costs more than running each stream on its own.
+    // Interleaving pays once the streams are a few blocks long: below that, masking every
+    // key's bit-planes to its slots costs more than running each stream on its own.
     let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
     let alike = keys
         .iter()
         .all(|k| (k.backend, k.paper_layout) == (keys[0].backend, keys[0].paper_layout));
     let same = long && alike;
     let paper = keys.first().is_some_and(|k| k.paper_layout);
-    let (width, run): (usize, StreamsFn) = match keys.first().map(|k| k.backend) {
+    let (width, kernel) = match keys.first().map(|k| k.backend) {
         // Up to four streams: the paired kernel keys them without a transposition and
         // runs them with the latency of one.
         Some(Backend::Avx512 | Backend::Avx2)
             if alike && keys.len() > 1 && (paper || keys.len() <= paired::BLOCKS) =>
         {
-            (paired::BLOCKS, paired::cbc_encrypt_streams::<V>)
+            (paired::BLOCKS, StreamsKernel::Paired)
         }
-        Some(Backend::Avx512) if same && keys.len() > 16 => (
-            planes_zmm::streams::<V>(),
-            planes_zmm::cbc_encrypt_streams::<V>,
-        ),
-        Some(Backend::Avx512 | Backend::Avx2) if same && keys.len() > 1 => (
-            planes_ymm::streams::<V>(),
-            planes_ymm::cbc_encrypt_streams::<V>,
-        ),
+        Some(Backend::Avx512) if same && keys.len() > 16 => {
+            (planes_zmm::streams::<V>(), StreamsKernel::Zmm)
+        }
+        Some(Backend::Avx512 | Backend::Avx2) if same && keys.len() > 1 => {
+            (planes_ymm::streams::<V>(), StreamsKernel::Ymm)
+        }
         _ => return false,
     };
     let mut done = true;
@@ -263,11 +266,27 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
         .zip(ivs.chunks_mut(width))
         .zip(bufs.chunks_mut(width))
     {
-        let mut rks = [k[0].rk(); MAX_STREAMS];
-        for (slot, c) in rks.iter_mut().zip(k) {
-            *slot = c.rk();
-        }
-        done &= run(&rks[..k.len()], iv, b);
+        let n = k.len();
+        done &= match kernel {
+            StreamsKernel::Paired => {
+                let mut rks = [k[0].rk(); MAX_STREAMS];
+                for (slot, c) in rks.iter_mut().zip(k) {
+                    *slot = c.rk();
+                }
+                paired::cbc_encrypt_streams::<V>(&rks[..n], iv, b)
+            }
+            StreamsKernel::Zmm | StreamsKernel::Ymm => {
+                let mut pks = [planes(k[0]); MAX_STREAMS];
+                for (slot, c) in pks.iter_mut().zip(k) {
+                    *slot = planes(c);
+                }
+                if matches!(kernel, StreamsKernel::Zmm) {
+                    planes_zmm::cbc_encrypt_streams::<V>(&pks[..n], iv, b)
+                } else {
+                    planes_ymm::cbc_encrypt_streams::<V>(&pks[..n], iv, b)
+                }
+            }
+        };
     }
     done
 }

@@ -30,13 +30,13 @@ macro_rules! planes_entry_points {
 
         #[kernel($kernel)]
         fn cbc_encrypt_streams_kernel<V: Variant>(
-            keys: &[&RoundKeys],
+            keys: &[&PlaneKeys],
             ivs: &mut [&mut [u8]],
             bufs: &mut [&mut [u8]],
         ) {
             let t = $token::new();
             let mut planes = [[[$reg::splat(t, 0); 4]; 2]; 25];
-            bitslice::slot_keys::<$reg, V>(t, keys, &mut planes);
+            bitslice::slot_planes::<$reg, V>(t, keys, &mut planes);
             bitslice::cbc_encrypt_streams::<$reg, V>(t, &planes, ivs, bufs);
             // The planes are round keys.
             crate::wipe::set(&mut planes, [[[$reg::splat(t, 0); 4]; 2]; 25]);
@@ -98,7 +98,7 @@ macro_rules! planes_entry_points {
         /// CBC encryption of at most `streams()` streams side by side; `false` (nothing done) when
         /// the CPU lacks the features or there are too many streams.
         pub(super) fn cbc_encrypt_streams<V: Variant>(
-            keys: &[&RoundKeys],
+            keys: &[&PlaneKeys],
             ivs: &mut [&mut [u8]],
             bufs: &mut [&mut [u8]],
         ) -> bool {

@@ -26,9 +26,9 @@
 use core::arch::x86_64::*;
 
 use super::StreamsMode;
+use super::Variant;
 use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::planes_entry::planes_entry_points;
-use super::{RoundKeys, Variant};
 use crate::cpu::{kernel, kernels};
 
 /// Truth-table operands of `VPTERNLOGD`: the result for inputs (a, b, c) is bit
