@@ -99,10 +99,6 @@ fn appendix_a1_ofb_cbc_cfb() {
 #[test]
 fn appendix_a1_mac() {
     for c in ciphers() {
-        let m = gost::Omac::new(&c);
-        let (k1, k2) = m.subkeys();
-        assert_eq!(hex::encode(k1), "297d82bc4d39e3ca0de0573298151dc7");
-        assert_eq!(hex::encode(k2), "52fb05789a73c7941bc0ae65302a3b8e");
         assert_eq!(
             hex::encode(gost::mac(&c, &p(), 16).unwrap()),
             "336f4d296059fbe34ddeb35b37749c67"

@@ -1,7 +1,8 @@
 //! Rules on the library's own source that the compiler does not check by itself:
 //! `unsafe` is allowed only in the architecture folders and the wipe helper, every
-//! `unsafe fn` documents its contract under `# Safety`, and CPU features are enabled only
-//! through the kernel table (`#[kernel(NAME)]`), never spelled out in `#[target_feature]`.
+//! `unsafe fn` documents its contract under `# Safety`, CPU features are enabled only
+//! through the kernel table (`#[kernel(NAME)]`), never spelled out in `#[target_feature]`,
+//! and secrets are wiped only through the one volatile helper, `crate::wipe`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -125,5 +126,29 @@ fn cpu_features_are_enabled_only_through_the_kernel_table() {
     assert!(
         spelled.is_empty(),
         "#[target_feature] outside the kernel table: {spelled:#?}"
+    );
+}
+
+#[test]
+fn secrets_are_wiped_only_through_the_wipe_helper() {
+    let mut elsewhere = Vec::new();
+    for (path, text) in library() {
+        if path.starts_with("wipe/") {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let wipes_another_way = code.contains(".zeroize()")
+                || code.contains("Zeroize::zeroize")
+                || code.contains("impl Zeroize for")
+                || (code.contains("derive(") && code.contains("Zeroize"));
+            if wipes_another_way {
+                elsewhere.push(format!("{path}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        elsewhere.is_empty(),
+        "wiped without crate::wipe: {elsewhere:#?}"
     );
 }

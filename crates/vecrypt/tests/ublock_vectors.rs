@@ -13,7 +13,6 @@ struct Kat {
     pt: &'static str,
     ct: &'static str,
     million: &'static str,
-    round_keys: &'static [(usize, &'static str)],
 }
 
 const K128_128: Kat = Kat {
@@ -21,12 +20,6 @@ const K128_128: Kat = Kat {
     pt: "0123456789abcdeffedcba9876543210",
     ct: "32122bedd023c429023470e1158c147d",
     million: "9d639e31062ffb574646e428f92e08d4",
-    round_keys: &[
-        (0, "0123456789abcdeffedcba9876543210"),
-        (1, "a1a88760f7e064ff49c2b37e608d1f5a"),
-        (2, "a885d1785e4a1c57876a080f6af41f7e"),
-        (16, "a5185fd1321d32ebc2a1c25b2e1c279c"),
-    ],
 };
 
 const K128_256: Kat = Kat {
@@ -34,10 +27,6 @@ const K128_256: Kat = Kat {
     pt: "0123456789abcdeffedcba9876543210",
     ct: "64accd6e34cac84d384cd4ba7aeadd19",
     million: "9fca87e0fbaebc9105e729d3553967ff",
-    round_keys: &[
-        (1, "c38120a429b54a69e4a16e2bd396591c"),
-        (24, "6270fb691e63aafddfcf87f97f644b5d"),
-    ],
 };
 
 const K256_256: Kat = Kat {
@@ -45,22 +34,11 @@ const K256_256: Kat = Kat {
     pt: "0123456789abcdeffedcba9876543210000102030405060708090a0b0c0d0e0f",
     ct: "d8e9351c5f4d27ea842135ca1640ad4b0ce119bc25c03e7c329ea8fe93e7bdfe",
     million: "20e148e6ebf9d99b894b2f7e5ccde23fc58c956c7847fad82e0824413576c89f",
-    round_keys: &[(
-        1,
-        "c38120a446b5e0cae4a16e2bd396591c76543210fedcba98a5f0278d1e4c9b36",
-    )],
 };
 
 fn check<V: Variant>(kat: &Kat, zero_ct: &str) {
     for backend in Ublock::<V>::backends() {
         let c = Ublock::<V>::with_backend(&h(kat.key), backend).unwrap();
-        for (i, rk) in kat.round_keys {
-            assert_eq!(
-                hex::encode(c.round_key(*i).unwrap()),
-                *rk,
-                "{backend} RK{i}"
-            );
-        }
         let mut b = h(kat.pt);
         c.encrypt_ecb(&mut b).unwrap();
         assert_eq!(hex::encode(&b), kat.ct, "{backend} encrypt");

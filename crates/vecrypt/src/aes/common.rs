@@ -2,17 +2,22 @@
 //! the XTS tweak step, and [`Kernels`], the table of entry points one SIMD backend gives the
 //! front. The front looks a key's table up once, when it is keyed.
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
-
 use super::ghash::POWERS;
 use crate::modes::Chain;
 
 /// Encryption round keys and the round keys of the equivalent inverse cipher.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(crate) struct RoundKeys {
     pub(crate) enc: [[u8; 16]; 15],
     pub(crate) dec: [[u8; 16]; 15],
     pub(crate) rounds: usize,
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        crate::wipe::value(&mut self.enc);
+        crate::wipe::value(&mut self.dec);
+    }
 }
 
 /// Which low part of the counter block a CTR kernel adds in.

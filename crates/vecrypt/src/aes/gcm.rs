@@ -30,7 +30,7 @@ use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use super::common::CounterWidth;
 use super::ghash::{self, POWERS};
@@ -52,10 +52,17 @@ const MAX_NONCE: usize = if MAX_AAD > usize::MAX as u64 {
 };
 
 /// The GHASH key and its powers for the carry-less kernels. Zeroized on drop.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 struct HashKey {
     h: [u8; 16],
     powers: [[u8; 16]; POWERS],
+}
+
+impl Drop for HashKey {
+    fn drop(&mut self) {
+        crate::wipe::array(&mut self.h);
+        crate::wipe::set(&mut self.powers, [[0u8; 16]; POWERS]);
+    }
 }
 
 /// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits

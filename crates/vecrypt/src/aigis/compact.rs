@@ -8,7 +8,6 @@
 //! largest items; the tests measure the peak stack of every operation.
 
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
-use zeroize::Zeroize;
 
 use super::arith::Arith;
 use super::cbd::cbd_into;
@@ -42,9 +41,9 @@ impl Work {
 
 impl Drop for Work {
     fn drop(&mut self) {
-        self.acc.zeroize();
-        self.a.zeroize();
-        self.b.zeroize();
+        crate::wipe::i16s(&mut self.acc.0);
+        crate::wipe::i16s(&mut self.a.0);
+        crate::wipe::i16s(&mut self.b.0);
     }
 }
 
@@ -60,7 +59,7 @@ fn noise_poly(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, eta: usize, p:
         stream.read(&mut buf[..8 * eta]);
         cbd_into(chunk, &buf[..8 * eta], eta);
     }
-    buf.zeroize();
+    crate::wipe::array(&mut buf);
 }
 
 /// One matrix entry, Parse(XOF(ρ ‖ x ‖ y)).
@@ -94,7 +93,7 @@ fn emit<A: Arith>(
     let len = N * d / 8;
     arith.compress(&mut chunk[..len], p, d);
     sink(offset, &chunk[..len]);
-    chunk.zeroize();
+    crate::wipe::array(&mut chunk);
 }
 
 /// acc += a * b coefficient-wise, reduced, in place (inputs below q in absolute value).
@@ -297,7 +296,7 @@ impl AigisCompact {
         let mut c = [0u8; 64];
         c.copy_from_slice(coins);
         dispatch::keypair(self.set, self.mode, self.backend, &c, pk, sk);
-        c.zeroize();
+        crate::wipe::array(&mut c);
         Ok(())
     }
 
@@ -315,7 +314,7 @@ impl AigisCompact {
         let mut c = [0u8; 32];
         c.copy_from_slice(coins);
         let ss = dispatch::encapsulate(self.set, self.mode, self.backend, pk, &c, ct);
-        c.zeroize();
+        crate::wipe::array(&mut c);
         Ok(zeroize::Zeroizing::new(ss))
     }
 

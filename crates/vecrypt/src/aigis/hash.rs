@@ -7,8 +7,6 @@
 //! | matrix XOF | SHAKE128, 168-byte blocks | SM3(BE32(c) ‖ in), 32-byte blocks |
 //! | noise PRF | SHAKE256 | SM3(BE32(c) ‖ in) for c = 0, 1, ... |
 
-use zeroize::Zeroize;
-
 use super::params::SEED_BYTES;
 
 /// Which family of hash functions instantiates H, G, the XOF and the PRF.
@@ -74,7 +72,7 @@ pub fn hash_h_by<K: KeccakF>(k: K, mode: HashMode, parts: &[&[u8]]) -> [u8; SEED
             let mut sponge = Shake::<SHA3_256_RATE>::absorb_with_domain_by(k, parts, 0x06);
             sponge.squeeze_by(k, &mut out);
             // The inputs include secrets (coins, m); the state is wiped, not just dropped.
-            sponge.state.zeroize();
+            crate::wipe::array(&mut sponge.state);
             out
         }
         HashMode::Sm3 => sm3_counter_block(0, parts),
@@ -89,7 +87,7 @@ pub fn hash_g_by<K: KeccakF>(k: K, mode: HashMode, input: &[u8]) -> [u8; 2 * SEE
         HashMode::Shake => {
             let mut sponge = Shake::<SHA3_512_RATE>::absorb_with_domain_by(k, &[input], 0x06);
             sponge.squeeze_by(k, &mut out);
-            sponge.state.zeroize();
+            crate::wipe::array(&mut sponge.state);
         }
         HashMode::Sm3 => {
             out[..32].copy_from_slice(&sm3_counter_block(0, &[input]));
@@ -170,10 +168,10 @@ impl NoiseStream {
 impl Drop for NoiseStream {
     fn drop(&mut self) {
         match self {
-            NoiseStream::Shake(x) => x.state.zeroize(),
+            NoiseStream::Shake(x) => crate::wipe::array(&mut x.state),
             NoiseStream::Sm3 { input, block, .. } => {
-                input.zeroize();
-                block.zeroize();
+                crate::wipe::array(input);
+                crate::wipe::array(block);
             }
         }
     }

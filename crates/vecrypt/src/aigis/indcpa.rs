@@ -5,8 +5,6 @@
 //! the message is subtracted from v (bit 1 encodes as (q + 1) / 2); secrets and errors use
 //! different binomial widths.
 
-use zeroize::Zeroize;
-
 use super::arith::{Arith, Matrix};
 use super::compress::to_msg;
 use super::hash::{HashMode, KeccakF, hash_g_by};
@@ -49,7 +47,7 @@ pub fn expand_seed<K: KeccakF>(
     rho.copy_from_slice(&g[..SEED_BYTES]);
     let mut sigma = Secret32([0; SEED_BYTES]);
     sigma.0.copy_from_slice(&g[SEED_BYTES..]);
-    g.zeroize();
+    crate::wipe::array(&mut g);
     (rho, sigma)
 }
 
@@ -58,7 +56,7 @@ pub struct Secret32(pub [u8; SEED_BYTES]);
 
 impl Drop for Secret32 {
     fn drop(&mut self) {
-        self.0.zeroize();
+        crate::wipe::array(&mut self.0);
     }
 }
 

@@ -31,7 +31,7 @@ use kem::{
     Ciphertext, Decapsulate, Decapsulator, Encapsulate, Generate, InvalidKey, Kem, Key, KeyExport,
     KeyInit, KeySizeUser, SharedKey, TryKeyInit,
 };
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use super::{Aigis, HashMode, ParamSet, Params, Set1, Set2, Set3, Set4};
 use crate::Error;
@@ -166,7 +166,7 @@ impl<P: TypedSet, H: HashFamily> Encapsulate for EncapsulationKey<P, H> {
         let mut coins = [0u8; 32];
         rng.fill_bytes(&mut coins);
         let out = self.encapsulate_deterministic(&coins);
-        coins.zeroize();
+        crate::wipe::array(&mut coins);
         out
     }
 }
@@ -179,7 +179,7 @@ pub struct DecapsulationKey<P: TypedSet, H: HashFamily> {
 
 impl<P: TypedSet, H: HashFamily> Drop for DecapsulationKey<P, H> {
     fn drop(&mut self) {
-        self.sk.as_mut_slice().zeroize();
+        crate::wipe::bytes(self.sk.as_mut_slice());
     }
 }
 
@@ -259,7 +259,7 @@ impl<P: TypedSet, H: HashFamily> Generate for DecapsulationKey<P, H> {
         let mut coins = [0u8; 64];
         rng.try_fill_bytes(&mut coins)?;
         let dk = Self::from_coins(&coins);
-        coins.zeroize();
+        crate::wipe::array(&mut coins);
         Ok(dk)
     }
 }

@@ -1,12 +1,10 @@
 //! Polynomials of R_q = `Z_q[X]/(X^256 + 1)` and their byte formats.
 
-use zeroize::Zeroize;
-
 use super::params::{N, POLY_BYTES, Q, SEED_BYTES};
 use super::reduce::freeze;
 
 /// 256 signed coefficients. Aligned for the vector backends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Poly(pub [i16; N]);
 

@@ -1,8 +1,6 @@
 //! SM3 in counter mode, portable: one digest of `BE32(counter) ‖ parts...` at a time, the
 //! SM3 mode's hashing.
 
-use zeroize::Zeroize;
-
 /// One SM3 digest of `BE32(counter) ‖ parts...`. Never inlined: its state then lives in
 /// its own frame, only on the SM3 path, not in every caller's frame.
 #[inline(never)]
@@ -38,7 +36,7 @@ pub fn sm3_short_counter_block(counter: u32, parts: &[&[u8]], out: &mut [u8]) {
     for ((o, x), iv) in out.chunks_exact_mut(4).zip(v).zip(SM3_IV) {
         o.copy_from_slice(&(x ^ iv).to_be_bytes());
     }
-    w.zeroize();
+    crate::wipe::array(&mut w);
 }
 
 /// The initial chaining value of SM3 (GB/T 32905-2016).

@@ -74,7 +74,7 @@ impl Arith for Soft {
             prf(mode, seed, nonce as u8, &mut buf[..n]);
             cbd(poly, &buf[..n], eta);
         }
-        zeroize::Zeroize::zeroize(&mut buf);
+        crate::wipe::array(&mut buf);
     }
 
     #[inline(always)]

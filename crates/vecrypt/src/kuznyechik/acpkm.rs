@@ -9,8 +9,6 @@
 //! functions. On the AVX-512 backend both run on its per-block path (well under a
 //! microsecond together), so even short sections run close to the speed of plain CTR.
 
-use zeroize::Zeroize;
-
 use super::{BLOCK, KEY, Kuznyechik};
 use crate::Error;
 use crate::modes::BlockKernel;
@@ -40,7 +38,7 @@ pub fn next_key_bytes(cipher: &Kuznyechik) -> [u8; KEY] {
 pub fn next_key(cipher: &Kuznyechik) -> Kuznyechik {
     let mut k = next_key_bytes(cipher);
     let next = Kuznyechik::keyed_on(&k, cipher.backend).expect("32-byte key");
-    k.zeroize();
+    crate::wipe::array(&mut k);
     next
 }
 
@@ -97,7 +95,7 @@ impl Stream {
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        self.counter.zeroize();
+        crate::wipe::array(&mut self.counter);
     }
 }
 
@@ -212,9 +210,9 @@ fn omac_acpkm_full(
             xor_in_place(&mut state, &last);
             xor_in_place(&mut state, &subkey);
             key.kernel_encrypt(&mut state);
-            subkey.zeroize();
+            crate::wipe::array(&mut subkey);
         }
     }
-    material.zeroize();
+    crate::wipe::array(&mut material);
     Ok(state)
 }

@@ -24,7 +24,6 @@ use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
 
 use super::dispatch::Kernels;
 use super::native::Native;
@@ -201,7 +200,7 @@ impl KuznyechikMgm {
         mac.add_padded(&h, &lengths);
         let mut tag = mac.reduce().to_be_bytes();
         self.cipher.kernel_encrypt(&mut tag);
-        h.zeroize();
+        crate::wipe::array(&mut h);
         mac.clear();
         tag
     }
@@ -242,7 +241,7 @@ impl Counters {
             y: u128::from_be_bytes(y.try_into().expect("one block")),
             z: u128::from_be_bytes(z.try_into().expect("one block")),
         };
-        both.zeroize();
+        crate::wipe::array(&mut both);
         Ok(start)
     }
 }
@@ -297,7 +296,7 @@ impl Accumulator {
             let mut last = [0u8; BLOCK];
             last[..xs.len() - whole].copy_from_slice(&xs[whole..]);
             self.add(&hs[whole..whole + BLOCK], &last);
-            last.zeroize();
+            crate::wipe::array(&mut last);
         }
     }
 
@@ -323,8 +322,8 @@ impl Accumulator {
     }
 
     fn clear(&mut self) {
-        self.low.zeroize();
-        self.high.zeroize();
+        crate::wipe::value(&mut self.low);
+        crate::wipe::value(&mut self.high);
     }
 }
 

@@ -86,7 +86,7 @@ use cipher::{
     AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
     BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate, kernels};
@@ -103,8 +103,14 @@ pub const BLOCK: usize = 16;
 pub const KEY: usize = 32;
 
 /// The ten round keys K_1..K_10, in memory order.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(crate) struct RoundKeys(pub(crate) [[u8; 16]; 10]);
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        crate::wipe::value(&mut self.0);
+    }
+}
 
 impl RoundKeys {
     /// The key schedule of GOST R 34.12-2015: eight Feistel rounds per pair of round keys,
@@ -128,8 +134,8 @@ impl RoundKeys {
             rk[2 * pair + 2] = a1.to_be_bytes();
             rk[2 * pair + 3] = a0.to_be_bytes();
         }
-        a1.zeroize();
-        a0.zeroize();
+        crate::wipe::value(&mut a1);
+        crate::wipe::value(&mut a0);
         RoundKeys(rk)
     }
 }

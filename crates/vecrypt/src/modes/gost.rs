@@ -113,7 +113,7 @@ pub fn ofb<K: BlockKernel>(cipher: &K, iv: &[u8], s: usize, buf: &mut [u8]) -> R
             }
         }
     }
-    zeroize::Zeroize::zeroize(&mut register);
+    crate::wipe::bytes(&mut register);
     Ok(())
 }
 
@@ -219,7 +219,7 @@ fn cfb<K: BlockKernel>(
             cipher.kernel_encrypt(stream);
             xor_in_place(chunk, stream);
         }
-        zeroize::Zeroize::zeroize(&mut stream);
+        crate::wipe::bytes(&mut stream);
     } else {
         let mut block = [0u8; MAX_BLOCK];
         for segment in buf.chunks_mut(s) {
@@ -238,7 +238,7 @@ fn cfb<K: BlockKernel>(
             register[m - s..].copy_from_slice(&fed_back[..s]);
         }
     }
-    zeroize::Zeroize::zeroize(&mut register);
+    crate::wipe::bytes(&mut register);
     Ok(())
 }
 

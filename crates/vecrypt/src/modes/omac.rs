@@ -33,7 +33,13 @@ pub(crate) fn dbl(x: &[u8]) -> [u8; MAX_BLOCK] {
     out
 }
 
-/// OMAC1 over data given in pieces.
+/// OMAC1 over data given in pieces. Its subkeys are secret and never handed out.
+///
+/// ```compile_fail
+/// let c = vecrypt::kuznyechik::Kuznyechik::from_key(&[0u8; 32]).unwrap();
+/// let m = vecrypt::modes::gost::Omac::new(&c);
+/// let _secret = m.subkeys();
+/// ```
 pub struct Omac<'a, K: BlockKernel> {
     cipher: &'a K,
     k1: [u8; MAX_BLOCK],
@@ -130,8 +136,10 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
         }
     }
 
-    /// The subkeys K1 and K2, for known-answer tests.
-    pub fn subkeys(&self) -> (&[u8], &[u8]) {
+    /// The subkeys K1 and K2, for the crate's known-answer tests. Not part of the public
+    /// API: the subkeys are secret.
+    #[cfg(test)]
+    pub(crate) fn subkeys(&self) -> (&[u8], &[u8]) {
         (&self.k1[..K::BLOCK], &self.k2[..K::BLOCK])
     }
 }
@@ -142,5 +150,34 @@ impl<K: BlockKernel> Drop for Omac<'_, K> {
         crate::wipe::bytes(&mut self.k2);
         crate::wipe::bytes(&mut self.state);
         crate::wipe::bytes(&mut self.pending);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kuznyechik::Kuznyechik;
+
+    /// GOST R 34.13-2015 appendix A.1.6: the subkeys K1 and K2 of the standard's key, on
+    /// every backend this CPU runs.
+    #[test]
+    fn subkeys_of_the_standard() {
+        let key = hex::decode("8899aabbccddeeff0011223344556677fedcba98765432100123456789abcdef")
+            .unwrap();
+        for backend in Kuznyechik::backends() {
+            let c = Kuznyechik::with_backend(&key, backend).unwrap();
+            let m = Omac::new(&c);
+            let (k1, k2) = m.subkeys();
+            assert_eq!(
+                hex::encode(k1),
+                "297d82bc4d39e3ca0de0573298151dc7",
+                "{backend}"
+            );
+            assert_eq!(
+                hex::encode(k2),
+                "52fb05789a73c7941bc0ae65302a3b8e",
+                "{backend}"
+            );
+        }
     }
 }

@@ -23,8 +23,6 @@
 //! function compiled for the backend's features, so the compiler checks that no register
 //! operation runs where the CPU was not checked.
 
-use zeroize::Zeroize;
-
 use super::{RoundKeys, StreamsMode, Variant};
 
 /// Eight registers: `[half][plane]`.
@@ -155,19 +153,20 @@ pub(super) trait KeySource<L: Lanes> {
 #[derive(Clone)]
 pub(crate) struct PlaneKeys(pub(super) [[[[u8; 16]; 4]; 2]; 25]);
 
-impl Zeroize for PlaneKeys {
-    fn zeroize(&mut self) {
-        self.0
-            .as_flattened_mut()
-            .as_flattened_mut()
-            .as_flattened_mut()
-            .zeroize();
+impl PlaneKeys {
+    pub(crate) fn wipe(&mut self) {
+        crate::wipe::bytes(
+            self.0
+                .as_flattened_mut()
+                .as_flattened_mut()
+                .as_flattened_mut(),
+        );
     }
 }
 
 impl Drop for PlaneKeys {
     fn drop(&mut self) {
-        self.zeroize();
+        self.wipe();
     }
 }
 

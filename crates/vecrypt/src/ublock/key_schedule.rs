@@ -2,8 +2,6 @@
 //! (step 4: K <- K2 || K3 || K1 || K0). Works on one nibble per byte; the S-box is the same
 //! boolean formula as the cipher's, so no table is indexed by key material.
 
-use zeroize::Zeroize;
-
 use super::consts::RC;
 use super::soft::sbox;
 use super::{RoundKeys, Variant};
@@ -49,8 +47,8 @@ pub(super) fn expand<V: Variant>(key: &[u8]) -> RoundKeys {
             *byte = (reg[2 * j] << 4) | reg[2 * j + 1];
         }
     }
-    reg.zeroize();
-    tmp.zeroize();
+    crate::wipe::array(&mut reg);
+    crate::wipe::array(&mut tmp);
     rk
 }
 

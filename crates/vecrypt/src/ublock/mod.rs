@@ -77,7 +77,7 @@ use cipher::{
     AlgorithmName, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
     BlockCipherEncrypt, BlockSizeUser, Key, KeyInit, KeySizeUser,
 };
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
 use crate::cache::Cache;
@@ -154,15 +154,9 @@ pub type Ublock256_256 = Ublock<V256_256>;
 #[derive(Clone)]
 pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);
 
-impl Zeroize for RoundKeys {
-    fn zeroize(&mut self) {
-        crate::wipe::value(&mut self.0);
-    }
-}
-
 impl Drop for RoundKeys {
     fn drop(&mut self) {
-        self.zeroize();
+        crate::wipe::value(&mut self.0);
     }
 }
 
@@ -203,7 +197,13 @@ enum StreamsMode {
     CbcDecrypt,
 }
 
-/// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop.
+/// A keyed uBlock cipher. The round keys (in every form) are zeroized on drop and never
+/// handed out: there is no public accessor for them.
+///
+/// ```compile_fail
+/// let c = vecrypt::ublock::Ublock128_128::from_key(&[0u8; 16]).unwrap();
+/// let _secret = c.round_key(1);
+/// ```
 #[derive(Clone)]
 pub struct Ublock<V: Variant> {
     /// The key, zero-padded: keying stores it and defers the schedule, so that a fresh key
@@ -293,8 +293,10 @@ impl<V: Variant> Ublock<V> {
             .get_or_init(|| Self::schedule(&self.key[..V::KEY], self.backend))
     }
 
-    /// Round key `i` (0..=rounds), for known-answer tests of the key schedule.
-    pub fn round_key(&self, i: usize) -> Option<&[u8]> {
+    /// Round key `i` (0..=rounds), for the crate's known-answer tests of the key schedule.
+    /// Not part of the public API: round keys are secret.
+    #[cfg(test)]
+    pub(crate) fn round_key(&self, i: usize) -> Option<&[u8]> {
         (i <= V::ROUNDS).then(|| &self.rk().0[i][..V::BLOCK])
     }
 
@@ -474,5 +476,54 @@ impl<V: Variant> BlockCipherEncrypt for Ublock<V> {
 impl<V: Variant> BlockCipherDecrypt for Ublock<V> {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
         f.call(&KernelBackend::<_, cipher::consts::U512>::new(self));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Round keys from the design document (ISCAS, 2019), for its example keys, on every
+    /// backend this CPU runs.
+    fn check<V: Variant>(key: &str, expected: &[(usize, &str)]) {
+        let key = hex::decode(key).unwrap();
+        for backend in Ublock::<V>::backends() {
+            let c = Ublock::<V>::with_backend(&key, backend).unwrap();
+            for (i, rk) in expected {
+                assert_eq!(
+                    hex::encode(c.round_key(*i).unwrap()),
+                    *rk,
+                    "{backend} RK{i}"
+                );
+            }
+            assert!(c.round_key(V::ROUNDS + 1).is_none());
+        }
+    }
+
+    #[test]
+    fn round_keys_of_the_design_document() {
+        check::<V128_128>(
+            "0123456789abcdeffedcba9876543210",
+            &[
+                (0, "0123456789abcdeffedcba9876543210"),
+                (1, "a1a88760f7e064ff49c2b37e608d1f5a"),
+                (2, "a885d1785e4a1c57876a080f6af41f7e"),
+                (16, "a5185fd1321d32ebc2a1c25b2e1c279c"),
+            ],
+        );
+        check::<V128_256>(
+            "0123456789abcdeffedcba9876543210000102030405060708090a0b0c0d0e0f",
+            &[
+                (1, "c38120a429b54a69e4a16e2bd396591c"),
+                (24, "6270fb691e63aafddfcf87f97f644b5d"),
+            ],
+        );
+        check::<V256_256>(
+            "0123456789abcdeffedcba9876543210000102030405060708090a0b0c0d0e0f",
+            &[(
+                1,
+                "c38120a446b5e0cae4a16e2bd396591c76543210fedcba98a5f0278d1e4c9b36",
+            )],
+        );
     }
 }

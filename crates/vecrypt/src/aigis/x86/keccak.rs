@@ -324,7 +324,7 @@ impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
 
     /// Zeroes the states (after squeezing secret noise).
     pub fn wipe(&mut self) {
-        zeroize::Zeroize::zeroize(self.words.as_flattened_mut());
+        crate::wipe::set(&mut self.words, [[0u64; W]; 25]);
     }
 
     /// The same permutation one state at a time, to cross-check the vector versions.

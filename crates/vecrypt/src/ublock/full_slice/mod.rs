@@ -53,8 +53,6 @@
 //! Round keys are one 32-bit mask (zero or all ones) per bit, broadcast from memory into
 //! the three-input XORs, so the key costs no operation of its own.
 
-use zeroize::Zeroize;
-
 use super::bitslice::{Lanes, folded};
 use super::{RoundKeys, Variant};
 
@@ -79,16 +77,16 @@ pub(crate) struct SliceKeys {
     fold: [[[u32; BITS / 2]; 2]; 24],
 }
 
-impl Zeroize for SliceKeys {
-    fn zeroize(&mut self) {
-        self.first.zeroize();
-        self.fold.as_flattened_mut().as_flattened_mut().zeroize();
+impl SliceKeys {
+    pub(crate) fn wipe(&mut self) {
+        crate::wipe::array(&mut self.first);
+        crate::wipe::u32s(self.fold.as_flattened_mut().as_flattened_mut());
     }
 }
 
 impl Drop for SliceKeys {
     fn drop(&mut self) {
-        self.zeroize();
+        self.wipe();
     }
 }
 

@@ -33,7 +33,6 @@ use crate::cache::Cache;
 use crate::cpu::Backend;
 use bitslice::PlaneKeys;
 use full_slice::SliceKeys;
-use zeroize::Zeroize;
 
 /// The round keys in the forms of the bitsliced kernels, each made on its first use so that
 /// keying stays cheap for short messages; zeroized on drop.
@@ -48,10 +47,10 @@ pub(super) struct KernelKeys {
 impl Drop for KernelKeys {
     fn drop(&mut self) {
         if let Some(p) = self.planes.get_mut() {
-            p.zeroize();
+            p.wipe();
         }
         if let Some(p) = self.slices.get_mut() {
-            p.zeroize();
+            p.wipe();
         }
     }
 }

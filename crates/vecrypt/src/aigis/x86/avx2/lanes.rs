@@ -220,13 +220,13 @@ pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
             let at = usize::from(c) * SM3_RATE;
             bufs[usize::from(i)][at..at + SM3_RATE].copy_from_slice(d);
         }
-        blocks.zeroize();
-        digests.zeroize();
+        crate::wipe::bytes(blocks.as_flattened_mut());
+        crate::wipe::bytes(digests.as_flattened_mut());
     }
     for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.iter()) {
         cbd_vec(p, &buf[..noise_bytes(e)], e);
     }
-    bufs.zeroize();
+    crate::wipe::bytes(bufs.as_flattened_mut());
 }
 
 /// The jobs of `gen_entries` for a k x k matrix laid out MAX_K polynomials per row.

@@ -28,7 +28,6 @@ use super::sm3;
 use super::soft::Soft;
 use super::{compact, kem};
 use crate::cpu::{kernel, kernels};
-use zeroize::Zeroize;
 
 mod compression;
 mod lanes;

@@ -262,6 +262,6 @@ impl Pad {
 
 impl Drop for Pad {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.0);
+        crate::wipe::array(&mut self.0);
     }
 }

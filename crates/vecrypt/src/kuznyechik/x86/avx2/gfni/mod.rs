@@ -165,8 +165,8 @@ struct CallKeys {
 
 impl Drop for CallKeys {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.rows);
-        zeroize::Zeroize::zeroize(&mut self.first_round);
+        crate::wipe::array(&mut self.rows);
+        crate::wipe::value(&mut self.first_round);
     }
 }
 
