@@ -10,15 +10,13 @@ mod gost;
 mod info;
 mod kat;
 mod kem_cmd;
-mod keys;
-mod output;
-mod seal;
 mod speed;
 mod speedup;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use vecrypt_cli::{Failure, keys, output, seal};
 
 #[derive(Parser)]
 #[command(
@@ -57,46 +55,6 @@ enum Command {
     Kem(kem_cmd::Args),
     /// Print the NIST-style known-answer file of an Aigis-enc set.
     Kat(kat::Args),
-}
-
-/// A failure, already worded for the user, with the exit status it ends in.
-pub struct Failure {
-    pub msg: String,
-    pub code: u8,
-}
-
-impl Failure {
-    /// A usage or I/O error: exit status 2.
-    pub fn usage(msg: impl Into<String>) -> Self {
-        Failure {
-            msg: msg.into(),
-            code: 2,
-        }
-    }
-
-    /// Authentication failed, the key is wrong or the input is corrupt: exit status 1.
-    pub fn rejected(msg: impl Into<String>) -> Self {
-        Failure {
-            msg: msg.into(),
-            code: 1,
-        }
-    }
-
-    /// A library error about `what`: a failed tag check is status 1, the rest status 2.
-    pub fn lib(what: &str, e: vecrypt::Error) -> Self {
-        let msg = format!("{what}: {e}");
-        if matches!(e, vecrypt::Error::AuthenticationFailed) {
-            Failure::rejected(msg)
-        } else {
-            Failure::usage(msg)
-        }
-    }
-}
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Self {
-        Failure::usage(e.to_string())
-    }
 }
 
 fn main() -> ExitCode {

@@ -11,7 +11,9 @@
 //! - [`aead_open`]: AES-GCM and Kuznyechik-MGM opening garbage and altered messages;
 //! - [`gost_modes`]: the GOST R 34.13 modes and ACPKM with any segment, register and
 //!   section lengths, valid or not;
-//! - [`aigis_decaps`]: Aigis-enc decapsulation of garbage keys and ciphertexts.
+//! - [`aigis_decaps`]: Aigis-enc decapsulation of garbage keys and ciphertexts;
+//! - [`sealed_file`]: the sealed-stream format of `vecrypt seal` and `vecrypt open`, opening
+//!   garbage and round trips whose sealed bytes are then altered.
 
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
@@ -20,17 +22,19 @@ use vecrypt::modes::{NamedCipher, gost};
 use vecrypt::registry;
 use vecrypt::ublock::Ublock128_128;
 use vecrypt::{Backend, Error};
+use vecrypt_cli::seal::{self, Lock, Suite, Unlock};
 
 /// A check: panics on a finding.
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets by name, as `fuzz/` and the corpus directories name them.
-pub const TARGETS: [(&str, Check); 5] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("block_ciphers", block_ciphers),
     ("aes_modes", aes_modes),
     ("aead_open", aead_open),
     ("gost_modes", gost_modes),
     ("aigis_decaps", aigis_decaps),
+    ("sealed_file", sealed_file),
 ];
 
 /// The largest message the checks build, past the widest bulk kernels (256 blocks and more).
@@ -533,4 +537,166 @@ pub fn aigis_decaps(data: &[u8]) {
             agree(&format!("{} operation {i}", set.name()), backend, g, w);
         }
     }
+}
+
+/// What [`sealed_file`] does to the sealed bytes before opening them again.
+#[derive(Debug)]
+enum Alteration {
+    Flip(usize),
+    Truncate(usize),
+    Append(Vec<u8>),
+    Delete(usize, usize),
+    /// Two chunks (or any two equal-length runs) exchanged.
+    Swap(usize, usize, usize),
+    /// A run of the stream written twice.
+    Repeat(usize, usize),
+}
+
+impl Alteration {
+    fn apply(&self, sealed: &[u8]) -> Vec<u8> {
+        let mut v = sealed.to_vec();
+        match *self {
+            Alteration::Flip(bit) => v[bit / 8] ^= 1 << (bit % 8),
+            Alteration::Truncate(at) => v.truncate(at),
+            Alteration::Append(ref tail) => v.extend_from_slice(tail),
+            Alteration::Delete(at, len) => {
+                v.drain(at..at + len);
+            }
+            Alteration::Swap(a, b, len) => {
+                let (x, y) = (v[a..a + len].to_vec(), v[b..b + len].to_vec());
+                v[a..a + len].copy_from_slice(&y);
+                v[b..b + len].copy_from_slice(&x);
+            }
+            Alteration::Repeat(at, len) => {
+                let run = v[at..at + len].to_vec();
+                v.splice(at..at, run);
+            }
+        }
+        v
+    }
+}
+
+/// Opens `sealed`, collecting what `open` releases.
+fn open_sealed(how: &Unlock<'_>, sealed: &[u8]) -> (Result<(), u8>, Vec<u8>) {
+    let mut released = Vec::new();
+    let mut out = |b: &[u8]| -> Result<(), vecrypt_cli::Failure> {
+        released.extend_from_slice(b);
+        Ok(())
+    };
+    let result = seal::open_stream(how, &mut &sealed[..], &mut out, None).map_err(|f| f.code);
+    (result, released)
+}
+
+/// The sealed-stream format: a round trip of a message of up to three chunks and a tail,
+/// under a key file or an Aigis-enc public key, in either suite, must give the message back;
+/// the same sealed bytes altered (a bit flipped, truncated, extended, a run deleted, two runs
+/// swapped, a run repeated) must be refused with status 1, having released only whole
+/// authenticated chunks of the message; and the fuzzer's bytes opened as a sealed stream must
+/// be refused with status 1 without a panic.
+pub fn sealed_file(data: &[u8]) {
+    let mut input = Input(data);
+    let key = input.bytes(seal::KEY_BYTES);
+    let shape = input.u8();
+    let suite = if shape & 1 == 0 {
+        Suite::Aes256Gcm
+    } else {
+        Suite::KuznyechikMgm
+    };
+    let to_kem = shape & 6 == 6;
+    let prefix: [u8; seal::NONCE_PREFIX] = input.bytes(seal::NONCE_PREFIX).try_into().unwrap();
+    let kinds = input.u8();
+    let (p1, p2, p3) = (input.u16(), input.u16(), input.u16());
+    let tail = input.short(40);
+    let garbage_len = input.below(400);
+    let garbage = input.fill(garbage_len);
+    let len = match kinds % 4 {
+        0 => usize::from(p1) % 300,
+        1 => seal::CHUNK - 2 + usize::from(p1) % 4,
+        _ => usize::from(p1).wrapping_mul(7) % (3 * seal::CHUNK + 100),
+    };
+    let message = input.fill(len);
+
+    // Garbage, and garbage behind a valid-looking magic and version, are refused.
+    for junk in [garbage.clone(), [&b"VECRYPT\x01"[..], &garbage].concat()] {
+        let (result, released) = open_sealed(&Unlock::Key(&key), &junk);
+        assert_eq!(result, Err(1), "garbage opened: {junk:02x?}");
+        assert!(released.is_empty(), "garbage released plaintext");
+    }
+
+    let kem_keys;
+    let (lock, unlock) = if to_kem {
+        let set = ParamSet::ALL[usize::from(kinds >> 2) % ParamSet::ALL.len()];
+        let mode = if kinds & 0x40 == 0 {
+            HashMode::Shake
+        } else {
+            HashMode::Sm3
+        };
+        let mut coins = key.clone();
+        coins.extend_from_slice(&key);
+        let (pk, sk) = Aigis::new(set, mode)
+            .keypair_from_coins(&coins)
+            .expect("keypair");
+        kem_keys = (pk, seal::encode_kem_key(true, set, mode, &sk));
+        let encaps: [u8; 32] = key[..32].try_into().unwrap();
+        (
+            Lock::Kem {
+                pk: &kem_keys.0,
+                set,
+                mode,
+                coins: encaps,
+            },
+            Unlock::Kem(&kem_keys.1),
+        )
+    } else {
+        (Lock::Key(&key), Unlock::Key(&key))
+    };
+
+    let mut sealed = Vec::new();
+    let mut out = |b: &[u8]| -> Result<(), vecrypt_cli::Failure> {
+        sealed.extend_from_slice(b);
+        Ok(())
+    };
+    if seal::seal_stream(&lock, suite, &prefix, &mut &message[..], &mut out, None).is_err() {
+        panic!("sealing failed");
+    }
+    let (result, opened) = open_sealed(&unlock, &sealed);
+    assert_eq!(result, Ok(()), "a sealed message did not open");
+    assert!(opened == message, "the round trip changed the message");
+
+    let n = sealed.len();
+    let at = |p: u16| usize::from(p) * 37 % n;
+    let alteration = match kinds % 6 {
+        0 => Alteration::Flip(usize::from(p2).wrapping_mul(131) % (8 * n)),
+        1 => Alteration::Truncate(at(p2)),
+        2 => Alteration::Append(if tail.is_empty() { vec![0] } else { tail }),
+        3 => {
+            let start = at(p2);
+            Alteration::Delete(start, 1 + usize::from(p3) % (n - start))
+        }
+        4 => {
+            let run = 1 + usize::from(p3) % (n / 2).max(1);
+            let a = at(p2) % (n - run + 1);
+            let b = (a + run + at(p3)) % (n - run + 1);
+            if a + run <= b || b + run <= a {
+                Alteration::Swap(a, b, run)
+            } else {
+                Alteration::Truncate(0)
+            }
+        }
+        _ => {
+            let start = at(p2);
+            Alteration::Repeat(start, 1 + usize::from(p3) % (n - start))
+        }
+    };
+    let altered = alteration.apply(&sealed);
+    if altered == sealed {
+        return;
+    }
+    let (result, released) = open_sealed(&unlock, &altered);
+    assert_eq!(result, Err(1), "{alteration:?} was not refused");
+    assert!(
+        released.len() % seal::CHUNK == 0 && message.starts_with(&released),
+        "{alteration:?}: released {} bytes that are not whole chunks of the message",
+        released.len()
+    );
 }

@@ -59,7 +59,7 @@ fn noise_poly(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, eta: usize, p:
         stream.read(&mut buf[..8 * eta]);
         cbd_into(chunk, &buf[..8 * eta], eta);
     }
-    crate::wipe::array(&mut buf);
+    crate::wipe::bytes(&mut buf);
 }
 
 /// One matrix entry, Parse(XOF(ρ ‖ x ‖ y)).
@@ -93,7 +93,7 @@ fn emit<A: Arith>(
     let len = N * d / 8;
     arith.compress(&mut chunk[..len], p, d);
     sink(offset, &chunk[..len]);
-    crate::wipe::array(&mut chunk);
+    crate::wipe::bytes(&mut chunk);
 }
 
 /// acc += a * b coefficient-wise, reduced, in place (inputs below q in absolute value).

@@ -72,7 +72,7 @@ pub fn hash_h_by<K: KeccakF>(k: K, mode: HashMode, parts: &[&[u8]]) -> [u8; SEED
             let mut sponge = Shake::<SHA3_256_RATE>::absorb_with_domain_by(k, parts, 0x06);
             sponge.squeeze_by(k, &mut out);
             // The inputs include secrets (coins, m); the state is wiped, not just dropped.
-            crate::wipe::array(&mut sponge.state);
+            crate::wipe::u64s(&mut sponge.state);
             out
         }
         HashMode::Sm3 => sm3_counter_block(0, parts),
@@ -87,7 +87,7 @@ pub fn hash_g_by<K: KeccakF>(k: K, mode: HashMode, input: &[u8]) -> [u8; 2 * SEE
         HashMode::Shake => {
             let mut sponge = Shake::<SHA3_512_RATE>::absorb_with_domain_by(k, &[input], 0x06);
             sponge.squeeze_by(k, &mut out);
-            crate::wipe::array(&mut sponge.state);
+            crate::wipe::u64s(&mut sponge.state);
         }
         HashMode::Sm3 => {
             out[..32].copy_from_slice(&sm3_counter_block(0, &[input]));
@@ -168,10 +168,10 @@ impl NoiseStream {
 impl Drop for NoiseStream {
     fn drop(&mut self) {
         match self {
-            NoiseStream::Shake(x) => crate::wipe::array(&mut x.state),
+            NoiseStream::Shake(x) => crate::wipe::u64s(&mut x.state),
             NoiseStream::Sm3 { input, block, .. } => {
-                crate::wipe::array(input);
-                crate::wipe::array(block);
+                crate::wipe::bytes(input);
+                crate::wipe::bytes(block);
             }
         }
     }

@@ -36,7 +36,7 @@ pub fn sm3_short_counter_block(counter: u32, parts: &[&[u8]], out: &mut [u8]) {
     for ((o, x), iv) in out.chunks_exact_mut(4).zip(v).zip(SM3_IV) {
         o.copy_from_slice(&(x ^ iv).to_be_bytes());
     }
-    crate::wipe::array(&mut w);
+    crate::wipe::u32s(&mut w);
 }
 
 /// The initial chaining value of SM3 (GB/T 32905-2016).

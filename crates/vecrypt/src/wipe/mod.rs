@@ -63,9 +63,18 @@ pub fn u32s(words: &mut [u32]) {
 
 /// Zeroes `words`.
 #[inline(always)]
+pub fn u64s(words: &mut [u64]) {
+    integers(words);
+}
+
+/// Zeroes `words`.
+#[inline(always)]
 pub fn i16s(words: &mut [i16]) {
     integers(words);
 }
+
+/// Bytes below which a slice is zeroed element by element.
+const SHORT: usize = 256;
 
 /// Only for the integer types above: the vector path views them as registers.
 #[inline(always)]
@@ -73,8 +82,10 @@ fn integers<T: DefaultIsZeroes>(s: &mut [T])
 where
     [T]: Zeroize,
 {
+    // Short slices are cheap either way, and stay out of a call to the register kernel
+    // (whose frame would deepen the stack of the compact KEM).
     #[cfg(target_arch = "x86_64")]
-    if x86::integers(s) {
+    if core::mem::size_of_val(s) >= SHORT && x86::integers(s) {
         return;
     }
     s.zeroize();
