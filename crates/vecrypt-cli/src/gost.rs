@@ -1,10 +1,11 @@
 //! `vecrypt gost encrypt|decrypt|mac --mode ... --key HEX ...`: Kuznyechik in the modes of
-//! GOST R 34.13-2015 with their own parameters, MGM (RFC 9058) and ACPKM re-keying.
+//! GOST R 34.13-2015 with their own parameters, MGM (RFC 9058), GCM (NIST SP 800-38D over
+//! Kuznyechik) and ACPKM re-keying.
 
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
+use vecrypt::kuznyechik::{Kuznyechik, KuznyechikGcm, KuznyechikMgm, acpkm};
 use vecrypt::modes::BlockModes;
 use vecrypt::modes::gost;
 
@@ -22,13 +23,14 @@ pub struct Args {
     #[command(flatten)]
     key: crate::keys::KeyArgs,
     /// IV in hex: half a block for CTR and CTR-ACPKM, one or more whole blocks for OFB and
-    /// CBC, at least one block for CFB; the 16-byte nonce for MGM.
+    /// CBC, at least one block for CFB; the 16-byte nonce for MGM; the nonce for GCM (any
+    /// length from 1 byte, 12 usual).
     #[arg(long)]
     iv: Option<String>,
     /// Segment size s in bytes (1 to 16) for CTR, OFB and CFB.
     #[arg(long, default_value_t = 16)]
     segment: usize,
-    /// Tag length in bytes: 1 to 16 for the MACs, 4 to 16 for MGM.
+    /// Tag length in bytes: 1 to 16 for the MACs, 4 to 16 for MGM, 12 to 16 for GCM.
     #[arg(long, default_value_t = 16)]
     tag_len: usize,
     /// ACPKM section size N in bytes (a multiple of 16).
@@ -37,10 +39,10 @@ pub struct Args {
     /// OMAC-ACPKM: the section size T* of ACPKM-Master in bytes (a multiple of 16).
     #[arg(long)]
     master_section: Option<usize>,
-    /// MGM associated data, in hex.
+    /// MGM and GCM associated data, in hex.
     #[arg(long, default_value = "")]
     ad: String,
-    /// Input data in hex (for MGM decryption: ciphertext followed by the tag).
+    /// Input data in hex (for MGM and GCM decryption: ciphertext followed by the tag).
     #[arg(long, conflicts_with = "input", required_unless_present = "input")]
     hex: Option<String>,
     /// Read the input from a file instead of --hex.
@@ -69,6 +71,7 @@ enum GostMode {
     Cbc,
     Cfb,
     Mgm,
+    Gcm,
     CtrAcpkm,
     Omac,
     OmacAcpkm,
@@ -149,7 +152,30 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let t = required(args.master_section, "--master-section", "omac-acpkm")?;
             acpkm::omac_acpkm(&cipher, n, t, &data, args.tag_len).map(|tag| data = tag)
         }
-        GostMode::Mgm => mgm(&cipher, args, &need_iv()?, &mut data, encrypt),
+        GostMode::Mgm => {
+            let aead = KuznyechikMgm::new(cipher.clone());
+            let nonce = need_iv()?;
+            tagged(
+                args,
+                &mut data,
+                encrypt,
+                vecrypt::kuznyechik::mgm::MIN_TAG,
+                |ad, buf| aead.encrypt_detached(&nonce, ad, buf),
+                |ad, buf, tag| aead.decrypt_detached(&nonce, ad, buf, tag),
+            )
+        }
+        GostMode::Gcm => {
+            let aead = KuznyechikGcm::from_cipher(cipher.clone());
+            let nonce = need_iv()?;
+            tagged(
+                args,
+                &mut data,
+                encrypt,
+                GCM_MIN_TAG,
+                |ad, buf| aead.encrypt_detached(&nonce, ad, buf),
+                |ad, buf, tag| aead.decrypt_detached(&nonce, ad, buf, tag),
+            )
+        }
     };
     result.map_err(|e| Failure::lib("kuznyechik", e))?;
     match &args.output {
@@ -161,22 +187,26 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
 }
 
-/// MGM: encryption appends the tag (`--tag-len` bytes); decryption takes it from the end
-/// of the input and prints the plaintext only when it verifies.
-fn mgm(
-    cipher: &Kuznyechik,
+/// Shortest GCM tag the command takes, in bytes (as `AesGcm` and `Gcm` check them).
+const GCM_MIN_TAG: usize = 12;
+
+/// MGM and GCM, which share their conventions: encryption (`seal`, with the associated data
+/// and the buffer) appends the tag (`--tag-len` bytes, `min_tag` to 16); decryption takes it
+/// from the end of the input and (`open`) leaves the plaintext only when it verifies.
+fn tagged(
     args: &Args,
-    nonce: &[u8],
     data: &mut Vec<u8>,
     encrypt: bool,
+    min_tag: usize,
+    seal: impl FnOnce(&[u8], &mut [u8]) -> Result<[u8; 16], vecrypt::Error>,
+    open: impl FnOnce(&[u8], &mut [u8], &[u8]) -> Result<(), vecrypt::Error>,
 ) -> Result<(), vecrypt::Error> {
     let ad = parse_hex("--ad", &args.ad).map_err(|_| vecrypt::Error::InvalidParameter)?;
-    if !(vecrypt::kuznyechik::mgm::MIN_TAG..=16).contains(&args.tag_len) {
+    if !(min_tag..=16).contains(&args.tag_len) {
         return Err(vecrypt::Error::InvalidLength);
     }
-    let aead = KuznyechikMgm::new(cipher.clone());
     if encrypt {
-        let tag = aead.encrypt_detached(nonce, &ad, data)?;
+        let tag = seal(&ad, data)?;
         data.extend_from_slice(&tag[..args.tag_len]);
         Ok(())
     } else {
@@ -185,6 +215,6 @@ fn mgm(
             .checked_sub(args.tag_len)
             .ok_or(vecrypt::Error::InvalidLength)?;
         let tag = data.split_off(body);
-        aead.decrypt_detached(nonce, &ad, data, &tag)
+        open(&ad, data, &tag)
     }
 }

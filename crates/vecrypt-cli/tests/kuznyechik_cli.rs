@@ -227,3 +227,126 @@ fn bad_parameters_fail_with_one_line() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// The known answers of the library's Kuznyechik-GCM file: `(key, iv, ad, pt, ct || tag)`.
+fn gcm_vectors() -> Vec<[String; 5]> {
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../vecrypt/tests/data/kuznyechik-gcm.txt"
+    ));
+    text.split("\n\n")
+        .filter(|r| r.contains("key ="))
+        .map(|r| {
+            let field = |name: &str| {
+                r.lines()
+                    .find_map(|l| {
+                        let (k, v) = l.split_once('=')?;
+                        (k.trim() == name).then(|| v.trim().to_string())
+                    })
+                    .unwrap()
+            };
+            [
+                field("key"),
+                field("iv"),
+                field("ad"),
+                field("pt"),
+                format!("{}{}", field("ct"), field("tag")),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn gcm_known_answers_and_round_trip() {
+    let vectors = gcm_vectors();
+    assert!(vectors.len() >= 8);
+    for [key, iv, ad, pt, sealed] in &vectors {
+        let args = ["gost", "encrypt", "--mode", "gcm", "--key", key, "--iv", iv];
+        let out = ok_line(&[&args[..], &["--ad", ad, "--hex", pt]].concat());
+        assert_eq!(&out, sealed, "iv {iv}");
+        let args = ["gost", "decrypt", "--mode", "gcm", "--key", key, "--iv", iv];
+        let out = ok_line(&[&args[..], &["--ad", ad, "--hex", sealed]].concat());
+        assert_eq!(&out, pt, "iv {iv}");
+    }
+    // A round trip with a 12-byte tag and no associated data.
+    let nonce = "000102030405060708090a0b";
+    let sealed = ok_line(&[
+        "gost",
+        "encrypt",
+        "--mode",
+        "gcm",
+        "--key",
+        K,
+        "--iv",
+        nonce,
+        "--tag-len",
+        "12",
+        "--hex",
+        P,
+    ]);
+    assert_eq!(sealed.len(), P.len() + 24);
+    assert_eq!(
+        ok_line(&[
+            "gost",
+            "decrypt",
+            "--mode",
+            "gcm",
+            "--key",
+            K,
+            "--iv",
+            nonce,
+            "--tag-len",
+            "12",
+            "--hex",
+            &sealed,
+        ]),
+        P
+    );
+    // Tags shorter than 12 bytes are refused.
+    let out = vecrypt(&[
+        "gost",
+        "encrypt",
+        "--mode",
+        "gcm",
+        "--key",
+        K,
+        "--iv",
+        nonce,
+        "--tag-len",
+        "8",
+        "--hex",
+        P,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+/// Flips the hex digit at `i`.
+fn flip(s: &str, i: usize) -> String {
+    let mut b = s.as_bytes().to_vec();
+    b[i] = if b[i] == b'0' { b'1' } else { b'0' };
+    String::from_utf8(b).unwrap()
+}
+
+#[test]
+fn gcm_forgeries_print_nothing_and_exit_1() {
+    let vectors = gcm_vectors();
+    let [key, iv, ad, _, sealed] = vectors
+        .iter()
+        .find(|v| !v[2].is_empty() && v[3].len() > 32)
+        .expect("a vector with associated data and several blocks");
+    let tag_at = sealed.len() - 32;
+    for (what, ad, sealed) in [
+        ("ciphertext", ad.clone(), flip(sealed, 3)),
+        ("associated data", flip(ad, 0), sealed.clone()),
+        ("tag", ad.clone(), flip(sealed, tag_at + 5)),
+    ] {
+        let out = vecrypt(&[
+            "gost", "decrypt", "--mode", "gcm", "--key", key, "--iv", iv, "--ad", &ad, "--hex",
+            &sealed,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "modified {what}");
+        assert!(out.stdout.is_empty(), "no plaintext with a modified {what}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("authentication failed"));
+    }
+}

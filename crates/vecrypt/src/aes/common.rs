@@ -69,12 +69,8 @@ pub(crate) struct Kernels {
     /// tweak.
     pub(crate) xts: fn(&RoundKeys, bool, u128, &mut [u8]) -> Option<u128>,
     /// GCM: CTR (32-bit counter) and GHASH of the ciphertext into the state, in one pass,
-    /// with the powers of [`Kernels::ghash_powers`].
+    /// with the powers of [`super::ghash::Ghash::powers`].
     pub(crate) gcm: GcmFn,
-    /// GHASH of whole blocks into the state, with the powers of [`Kernels::ghash_powers`].
-    pub(crate) ghash: fn(&HashPowers, &mut [u8; 16], &[u8]) -> bool,
-    /// The powers of the hash key the GHASH entries use.
-    pub(crate) ghash_powers: fn(&[u8; 16]) -> Option<HashPowers>,
     /// CBC encryption of several streams of one key size, one key and chain each, all done
     /// or none.
     #[cfg(feature = "alloc")]

@@ -33,44 +33,18 @@ use subtle::ConstantTimeEq;
 use zeroize::ZeroizeOnDrop;
 
 use super::common::CounterWidth;
-use super::ghash::{self, POWERS};
+use super::ghash::{Ghash, check_lengths};
 use super::{Aes, K128, K192, K256, KeySize, advance};
 use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::xor_in_place;
-
-/// Longest plaintext GCM allows: 2^32 - 2 blocks.
-const MAX_TEXT: u64 = (1 << 36) - 32;
-/// Longest associated data GCM allows (2^64 - 1 bits, rounded down to bytes).
-const MAX_AAD: u64 = (1 << 61) - 1;
-/// Longest nonce: GHASH counts its bits in 64 bits, as for associated data (and no longer
-/// than a slice can be on this target).
-const MAX_NONCE: usize = if MAX_AAD > usize::MAX as u64 {
-    usize::MAX
-} else {
-    MAX_AAD as usize
-};
-
-/// The GHASH key and its powers for the carry-less kernels. Zeroized on drop.
-#[derive(Clone)]
-struct HashKey {
-    h: [u8; 16],
-    powers: [[u8; 16]; POWERS],
-}
-
-impl Drop for HashKey {
-    fn drop(&mut self) {
-        crate::wipe::array(&mut self.h);
-        crate::wipe::set(&mut self.powers, [[0u8; 16]; POWERS]);
-    }
-}
 
 /// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits
 /// (the inherent methods take nonces of 1 to 2^61 - 1 bytes, see the module's nonce rule, and
 /// tags of 12 to 16 bytes).
 pub struct AesGcm<K: KeySize, N = U12, T = U16> {
     cipher: Aes<K>,
-    hash: HashKey,
+    hash: Ghash,
     _sizes: PhantomData<(N, T)>,
 }
 
@@ -123,37 +97,13 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     fn from_cipher(cipher: Aes<K>) -> Self {
         let mut h = [0u8; 16];
         cipher.ecb_encrypt(&mut h);
-        let powers = cipher
-            .kernels
-            .and_then(|k| (k.ghash_powers)(&h))
-            .unwrap_or([[0u8; 16]; POWERS]);
+        // The carry-less GHASH goes with the SIMD backends; the portable one stays portable.
+        let hash = Ghash::new(&h, cipher.kernels.is_some());
+        crate::wipe::array(&mut h);
         Self {
             cipher,
-            hash: HashKey { h, powers },
+            hash,
             _sizes: PhantomData,
-        }
-    }
-
-    fn ghash(&self, acc: &mut [u8; 16], data: &[u8]) {
-        let powers = &self.hash.powers;
-        if !self
-            .cipher
-            .kernels
-            .is_some_and(|k| (k.ghash)(powers, acc, data))
-        {
-            ghash::update(&self.hash.h, acc, data);
-        }
-    }
-
-    /// GHASH of `data` zero-padded to whole blocks.
-    fn ghash_padded(&self, acc: &mut [u8; 16], data: &[u8]) {
-        let whole = data.len() / 16 * 16;
-        self.ghash(acc, &data[..whole]);
-        if whole < data.len() {
-            let mut last = [0u8; 16];
-            last[..data.len() - whole].copy_from_slice(&data[whole..]);
-            self.ghash(acc, &last);
-            crate::wipe::array(&mut last);
         }
     }
 
@@ -161,7 +111,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
     /// GHASH of the ciphertext) a few KiB at a time, so that the second pass reads from
     /// cache.
     fn blocks(&self, decrypt: bool, counter: &[u8; 16], acc: &mut [u8; 16], buf: &mut [u8]) {
-        let (rk, powers) = (&self.cipher.rk, &self.hash.powers);
+        let (rk, powers) = (&self.cipher.rk, self.hash.powers());
         if self
             .cipher
             .kernels
@@ -172,42 +122,20 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         let mut c = *counter;
         for chunk in buf.chunks_mut(16 * 256) {
             if decrypt {
-                self.ghash(acc, chunk);
+                self.hash.update(acc, chunk);
                 self.cipher.ctr_whole(CounterWidth::Low32, &c, chunk);
             } else {
                 self.cipher.ctr_whole(CounterWidth::Low32, &c, chunk);
-                self.ghash(acc, chunk);
+                self.hash.update(acc, chunk);
             }
             advance(CounterWidth::Low32, &mut c, (chunk.len() / 16) as u128);
         }
     }
 
-    /// The pre-counter block J0 of SP 800-38D, 7.1, for a nonce of 1 to [`MAX_NONCE`] bytes.
-    fn pre_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
-        if nonce.is_empty() || nonce.len() as u64 > MAX_AAD {
-            return Err(Error::NonceLength {
-                min: 1,
-                max: MAX_NONCE,
-                got: nonce.len(),
-            });
-        }
-        let mut j0 = [0u8; 16];
-        if nonce.len() == 12 {
-            j0[..12].copy_from_slice(nonce);
-            j0[15] = 1;
-        } else {
-            self.ghash_padded(&mut j0, nonce);
-            let mut lengths = [0u8; 16];
-            lengths[8..].copy_from_slice(&(8 * nonce.len() as u64).to_be_bytes());
-            self.ghash(&mut j0, &lengths);
-        }
-        Ok(j0)
-    }
-
     /// Encrypts or decrypts `buf` in place and returns the full 16-byte tag.
     fn run(&self, decrypt: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         let mut acc = [0u8; 16];
-        self.ghash_padded(&mut acc, aad);
+        self.hash.update_padded(&mut acc, aad);
         let mut counter = *j0;
         advance(CounterWidth::Low32, &mut counter, 1);
         let whole = buf.len() / 16 * 16;
@@ -218,7 +146,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
             let mut last = [0u8; 16];
             last[..tail.len()].copy_from_slice(tail);
             if decrypt {
-                self.ghash(&mut acc, &last);
+                self.hash.update(&mut acc, &last);
             }
             let mut ks = counter;
             self.cipher.ecb_encrypt(&mut ks);
@@ -226,27 +154,16 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
             if !decrypt {
                 last = [0u8; 16];
                 last[..tail.len()].copy_from_slice(tail);
-                self.ghash(&mut acc, &last);
+                self.hash.update(&mut acc, &last);
             }
             crate::wipe::array(&mut ks);
             crate::wipe::array(&mut last);
         }
-        let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
-        lengths[8..].copy_from_slice(&(8 * buf.len() as u64).to_be_bytes());
-        self.ghash(&mut acc, &lengths);
+        self.hash.update_lengths(&mut acc, aad.len(), buf.len());
         let mut mask = *j0;
         self.cipher.ecb_encrypt(&mut mask);
         xor_in_place(&mut acc, &mask);
         acc
-    }
-
-    fn check_lengths(aad: &[u8], text: &[u8]) -> Result<(), Error> {
-        if text.len() as u64 > MAX_TEXT || aad.len() as u64 > MAX_AAD {
-            Err(Error::InvalidLength)
-        } else {
-            Ok(())
-        }
     }
 
     /// Encrypts `buf` in place and returns the 16-byte tag (truncate it for shorter tags).
@@ -258,8 +175,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<[u8; 16], Error> {
-        Self::check_lengths(aad, buf)?;
-        let j0 = self.pre_counter(nonce)?;
+        check_lengths(aad, buf)?;
+        let j0 = self.hash.pre_counter(nonce)?;
         Ok(self.run(false, &j0, aad, buf))
     }
 
@@ -276,8 +193,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         if !(12..=16).contains(&tag.len()) {
             return Err(Error::InvalidLength);
         }
-        Self::check_lengths(aad, buf)?;
-        let j0 = self.pre_counter(nonce)?;
+        check_lengths(aad, buf)?;
+        let j0 = self.hash.pre_counter(nonce)?;
         let expected = self.run(true, &j0, aad, buf);
         if bool::from(expected[..tag.len()].ct_eq(tag)) {
             return Ok(());

@@ -1,6 +1,14 @@
 //! GHASH (SP 800-38D, 6.4) in portable constant-time Rust: the bit-serial multiplication of
 //! the specification with masks instead of branches. The x86 backends use carry-less
-//! multiplication instead; this is the reference they are tested against.
+//! multiplication instead; this is the reference they are tested against. [`Ghash`] is the
+//! keyed object every GCM of the crate (AES-GCM and the generic [`crate::modes::Gcm`]) hashes
+//! through, with the pre-counter block and the length limits they share.
+
+use zeroize::ZeroizeOnDrop;
+
+use super::common::HashPowers;
+use super::native;
+use crate::Error;
 
 /// Most blocks the x86 kernels fold into one GHASH reduction.
 pub(crate) const MAX_BATCH: usize = 32;
@@ -33,4 +41,115 @@ pub(crate) fn update(h: &[u8; 16], acc: &mut [u8; 16], data: &[u8]) {
         y = mul(y ^ u128::from_be_bytes(x), h);
     }
     *acc = y.to_be_bytes();
+}
+
+/// Longest plaintext GCM allows: 2^32 - 2 blocks.
+pub(crate) const MAX_TEXT: u64 = (1 << 36) - 32;
+/// Longest associated data GCM allows (2^64 - 1 bits, rounded down to bytes).
+pub(crate) const MAX_AAD: u64 = (1 << 61) - 1;
+/// Longest nonce: GHASH counts its bits in 64 bits, as for associated data (and no longer
+/// than a slice can be on this target).
+pub(crate) const MAX_NONCE: usize = if MAX_AAD > usize::MAX as u64 {
+    usize::MAX
+} else {
+    MAX_AAD as usize
+};
+
+/// GCM's length limits: plaintext at most [`MAX_TEXT`] bytes, associated data at most
+/// [`MAX_AAD`]; [`Error::InvalidLength`] otherwise.
+pub(crate) fn check_lengths(aad: &[u8], text: &[u8]) -> Result<(), Error> {
+    if text.len() as u64 > MAX_TEXT || aad.len() as u64 > MAX_AAD {
+        Err(Error::InvalidLength)
+    } else {
+        Ok(())
+    }
+}
+
+/// A GHASH key, with the way its products run chosen once, when it is made: the carry-less
+/// kernels of this architecture (with their powers of H) when the caller allows SIMD and the
+/// CPU runs them, else the portable multiplication above. Every GCM of the crate hashes
+/// through this one object. Zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct Ghash {
+    h: [u8; 16],
+    powers: HashPowers,
+    /// Whether the carry-less kernels run this key (`powers` is then filled).
+    clmul: bool,
+}
+
+impl Drop for Ghash {
+    fn drop(&mut self) {
+        crate::wipe::array(&mut self.h);
+        crate::wipe::bytes(self.powers.as_flattened_mut());
+    }
+}
+
+impl ZeroizeOnDrop for Ghash {}
+
+impl Ghash {
+    /// The GHASH of hash key `h`; `simd` allows the carry-less kernels (a key on a portable
+    /// cipher backend passes `false`, so that everything it runs is portable code).
+    pub(crate) fn new(h: &[u8; 16], simd: bool) -> Self {
+        let powers = if simd { native::ghash_powers(h) } else { None };
+        Self {
+            h: *h,
+            clmul: powers.is_some(),
+            powers: powers.unwrap_or([[0u8; 16]; POWERS]),
+        }
+    }
+
+    /// The powers of H the carry-less kernels take (zeros when they do not run this key).
+    pub(crate) fn powers(&self) -> &HashPowers {
+        &self.powers
+    }
+
+    /// Absorbs whole blocks of `data` into the state `acc`.
+    #[inline]
+    pub(crate) fn update(&self, acc: &mut [u8; 16], data: &[u8]) {
+        if !(self.clmul && native::ghash_blocks(&self.powers, acc, data)) {
+            update(&self.h, acc, data);
+        }
+    }
+
+    /// Absorbs `data` zero-padded to whole blocks.
+    pub(crate) fn update_padded(&self, acc: &mut [u8; 16], data: &[u8]) {
+        let whole = data.len() / 16 * 16;
+        self.update(acc, &data[..whole]);
+        if whole < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.update(acc, &last);
+            crate::wipe::array(&mut last);
+        }
+    }
+
+    /// Absorbs GCM's closing block: the bit lengths of the associated data and the text.
+    pub(crate) fn update_lengths(&self, acc: &mut [u8; 16], aad: usize, text: usize) {
+        let mut lengths = [0u8; 16];
+        lengths[..8].copy_from_slice(&(8 * aad as u64).to_be_bytes());
+        lengths[8..].copy_from_slice(&(8 * text as u64).to_be_bytes());
+        self.update(acc, &lengths);
+    }
+
+    /// The pre-counter block J0 of SP 800-38D, 7.1: `nonce || 0^31 || 1` for a 12-byte
+    /// nonce, else GHASH of the zero-padded nonce and its bit length. A nonce of 1 to
+    /// [`MAX_NONCE`] bytes; [`Error::NonceLength`] otherwise.
+    pub(crate) fn pre_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
+        if nonce.is_empty() || nonce.len() as u64 > MAX_AAD {
+            return Err(Error::NonceLength {
+                min: 1,
+                max: MAX_NONCE,
+                got: nonce.len(),
+            });
+        }
+        let mut j0 = [0u8; 16];
+        if nonce.len() == 12 {
+            j0[..12].copy_from_slice(nonce);
+            j0[15] = 1;
+        } else {
+            self.update_padded(&mut j0, nonce);
+            self.update_lengths(&mut j0, 0, nonce.len());
+        }
+        Ok(j0)
+    }
 }

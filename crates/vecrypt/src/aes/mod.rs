@@ -28,7 +28,7 @@ mod cmac;
 mod common;
 mod feedback;
 mod gcm;
-mod ghash;
+pub(crate) mod ghash;
 mod key_schedule;
 mod soft;
 mod xts;
@@ -45,9 +45,13 @@ mod aarch64;
 /// front names an architecture.
 mod native {
     #[cfg(target_arch = "aarch64")]
-    pub(super) use super::aarch64::{cbc_decrypt, ctr, decrypt, encrypt, kernels};
+    pub(super) use super::aarch64::{
+        cbc_decrypt, ctr, decrypt, encrypt, ghash_blocks, ghash_powers, kernels,
+    };
     #[cfg(target_arch = "x86_64")]
-    pub(super) use super::x86::{cbc_decrypt, ctr, decrypt, encrypt, kernels};
+    pub(super) use super::x86::{
+        cbc_decrypt, ctr, decrypt, encrypt, ghash_blocks, ghash_powers, kernels,
+    };
 
     /// No SIMD kernels for this architecture: every key runs the portable code.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -82,6 +86,16 @@ mod no_kernels {
         _: &[u8; 16],
         _: &mut [u8],
     ) -> bool {
+        false
+    }
+
+    /// The powers of a GHASH key for carry-less kernels: none here.
+    pub(super) fn ghash_powers(_: &[u8; 16]) -> Option<super::common::HashPowers> {
+        None
+    }
+
+    /// GHASH on carry-less kernels: none here.
+    pub(super) fn ghash_blocks(_: &super::common::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
         false
     }
 

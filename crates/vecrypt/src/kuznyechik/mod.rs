@@ -97,6 +97,10 @@ use dispatch::Kernels;
 
 pub use mgm::KuznyechikMgm;
 
+/// Kuznyechik-GCM: GCM of NIST SP 800-38D over Kuznyechik, 12-byte nonce and 16-byte tag
+/// through the `aead` traits (see [`crate::modes::gcm`]).
+pub type KuznyechikGcm = crate::modes::Gcm<Kuznyechik>;
+
 /// Block length in bytes.
 pub const BLOCK: usize = 16;
 /// Key length in bytes.

@@ -6,12 +6,14 @@
 //! `kernel_encrypt` keeps its lanes full. [`BlockModes`] is the checked public face.
 
 mod cipher_traits;
+pub mod gcm;
 pub mod gost;
 #[cfg(feature = "alloc")]
 mod multi;
 pub(crate) mod omac;
 
 pub(crate) use cipher_traits::KernelBackend;
+pub use gcm::{Gcm, GcmCipher};
 #[cfg(feature = "alloc")]
 pub use multi::MultiKey;
 

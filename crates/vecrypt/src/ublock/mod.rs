@@ -150,6 +150,13 @@ pub type Ublock128_256 = Ublock<V128_256>;
 /// uBlock with a 256-bit block and a 256-bit key.
 pub type Ublock256_256 = Ublock<V256_256>;
 
+/// GCM (NIST SP 800-38D) over uBlock-128/128, 12-byte nonce and 16-byte tag through the
+/// `aead` traits (see [`crate::modes::gcm`]). uBlock-256/256 has no GCM: its blocks are 32
+/// bytes.
+pub type Ublock128Gcm = modes::Gcm<Ublock128_128>;
+/// GCM over uBlock-128/256, as [`Ublock128Gcm`].
+pub type Ublock128_256Gcm = modes::Gcm<Ublock128_256>;
+
 /// Round keys RK_0..RK_r as big-endian bytes (the first `BLOCK` bytes of each row are used).
 #[derive(Clone)]
 pub(crate) struct RoundKeys(pub(crate) [[u8; 32]; 25]);

@@ -26,6 +26,16 @@ pub(super) fn ctr(_: Backend, _: &RoundKeys, _: CounterWidth, _: &[u8; 16], _: &
     false
 }
 
+/// The powers of a GHASH key for carry-less kernels: none on this architecture yet.
+pub(super) fn ghash_powers(_: &[u8; 16]) -> Option<super::common::HashPowers> {
+    None
+}
+
+/// GHASH on carry-less kernels: none on this architecture yet.
+pub(super) fn ghash_blocks(_: &super::common::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
+    false
+}
+
 /// CBC decryption on `backend`'s kernel: none on this architecture.
 pub(super) fn cbc_decrypt(_: Backend, _: &RoundKeys, _: &mut [u8; 16], _: &mut [u8]) -> bool {
     false

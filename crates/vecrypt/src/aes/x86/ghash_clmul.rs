@@ -88,7 +88,7 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 
 /// H^32 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels; `None`
 /// when this CPU cannot run them.
-pub(super) fn powers(h: &[u8; 16]) -> Option<[[u8; 16]; POWERS]> {
+pub(in crate::aes) fn powers(h: &[u8; 16]) -> Option<[[u8; 16]; POWERS]> {
     if !kernels::AES_NI.runs() {
         return None;
     }
@@ -99,7 +99,7 @@ pub(super) fn powers(h: &[u8; 16]) -> Option<[[u8; 16]; POWERS]> {
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of
 /// [`powers`].
-pub(super) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
+pub(in crate::aes) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
     if !kernels::AES_NI.runs() {
         return false;
     }

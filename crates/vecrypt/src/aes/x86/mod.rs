@@ -23,15 +23,17 @@ mod vaes_zmm;
 use super::common::{CounterWidth, Kernels, RoundKeys};
 use crate::cpu::Backend;
 
+/// GHASH on carry-less multiplication, for every GCM of the crate through
+/// [`crate::aes::ghash::Ghash`], whatever cipher it runs on.
+pub(super) use ghash_clmul::{ghash as ghash_blocks, powers as ghash_powers};
+
 /// AES-NI: eight blocks interleaved on xmm registers; CFB decryption, XTS and GCM are built
-/// by the front on these ECB, CTR and GHASH kernels.
+/// by the front on these ECB and CTR kernels and the carry-less GHASH.
 static AESNI: Kernels = Kernels {
     chain: aesni::chain,
     cfb_decrypt: |_, _, _| false,
     xts: |_, _, _, _| None,
     gcm: |_, _, _, _, _, _| false,
-    ghash: ghash_clmul::ghash,
-    ghash_powers: ghash_clmul::powers,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::aesni,
 };
@@ -43,8 +45,6 @@ static VAES256: Kernels = Kernels {
     cfb_decrypt: vaes_ymm::decrypt_cfb,
     xts: vaes_ymm::xts_blocks,
     gcm: vaes_ymm::gcm_blocks,
-    ghash: ghash_clmul::ghash,
-    ghash_powers: ghash_clmul::powers,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes256,
 };
@@ -55,8 +55,6 @@ static VAES512: Kernels = Kernels {
     cfb_decrypt: vaes_zmm::decrypt_cfb,
     xts: vaes_zmm::xts_blocks,
     gcm: vaes_zmm::gcm_blocks,
-    ghash: ghash_clmul::ghash,
-    ghash_powers: ghash_clmul::powers,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes512,
 };
