@@ -136,7 +136,7 @@ fn human_bytes(b: usize) -> String {
 
 /// A fixed colour per series name, the same in every panel.
 fn colour(index: usize) -> RGBColor {
-    const PALETTE: [RGBColor; 10] = [
+    const PALETTE: [RGBColor; 16] = [
         RGBColor(31, 119, 180),
         RGBColor(255, 127, 14),
         RGBColor(44, 160, 44),
@@ -147,6 +147,12 @@ fn colour(index: usize) -> RGBColor {
         RGBColor(127, 127, 127),
         RGBColor(188, 189, 34),
         RGBColor(23, 190, 207),
+        RGBColor(0, 0, 128),
+        RGBColor(128, 0, 0),
+        RGBColor(0, 100, 0),
+        RGBColor(255, 215, 0),
+        RGBColor(70, 240, 240),
+        RGBColor(0, 0, 0),
     ];
     PALETTE[index % PALETTE.len()]
 }
@@ -175,7 +181,7 @@ fn draw_panel(
     let mut chart = ChartBuilder::on(area)
         .caption(&panel.title, ("sans-serif", 18))
         .margin(8)
-        .x_label_area_size(36)
+        .x_label_area_size(50)
         .y_label_area_size(64)
         .build_cartesian_2d(0.0..n as f64, (low..max * 3.0).log_scale())
         .map_err(e)?;
@@ -210,11 +216,7 @@ fn draw_panel(
                 c.filled(),
             ))
         });
-        chart
-            .draw_series(bars)
-            .map_err(e)?
-            .label(name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        chart.draw_series(bars).map_err(e)?;
     }
     let label_style =
         ("sans-serif", 13)
@@ -225,18 +227,14 @@ fn draw_panel(
                 plotters::style::text_anchor::VPos::Top,
             ));
     chart
-        .draw_series(panel.groups.iter().enumerate().map(|(gi, g)| {
-            EmptyElement::at((gi as f64 + 0.5, low))
-                + Text::new(g.clone(), (0, 6), label_style.clone())
+        .draw_series(panel.groups.iter().enumerate().flat_map(|(gi, g)| {
+            // One word per line (`ctr` / `acpkm` / `enc`): narrow enough for 16 groups.
+            let style = label_style.clone();
+            g.split([' ', '-']).enumerate().map(move |(i, w)| {
+                EmptyElement::at((gi as f64 + 0.5, low))
+                    + Text::new(w.to_string(), (0, 5 + 14 * i as i32), style.clone())
+            })
         }))
-        .map_err(e)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", 12))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
         .map_err(e)?;
     Ok(())
 }
@@ -253,7 +251,9 @@ pub fn svg(rows: &[SpeedRow], cpu: &str) -> Result<String, Failure> {
         }
     }
     let grid_rows = panels.len().div_ceil(COLUMNS).max(1);
-    let height = 60 + PANEL_HEIGHT * grid_rows as u32;
+    let per_line = 8;
+    let legend_height = 26 * all_series.len().div_ceil(per_line).max(1) as u32 + 8;
+    let height = 50 + legend_height + PANEL_HEIGHT * grid_rows as u32;
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (WIDTH, height)).into_drawing_area();
@@ -265,7 +265,9 @@ pub fn svg(rows: &[SpeedRow], cpu: &str) -> Result<String, Failure> {
                 ("sans-serif", 24),
             )
             .map_err(e)?;
-        let cells = root.split_evenly((grid_rows, COLUMNS));
+        let (legend, body) = root.split_vertically(legend_height);
+        draw_legend(&legend, &all_series, per_line).map_err(e)?;
+        let cells = body.split_evenly((grid_rows, COLUMNS));
         for (panel, area) in panels.iter().zip(cells.iter()) {
             draw_panel(area, panel, &all_series)
                 .map_err(|m| Failure::usage(format!("chart: {m}")))?;
@@ -273,4 +275,27 @@ pub fn svg(rows: &[SpeedRow], cpu: &str) -> Result<String, Failure> {
         root.present().map_err(e)?;
     }
     Ok(text)
+}
+
+/// One legend for all panels: a colour per backend or peer, the same in every panel.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend, Shift>,
+    names: &[String],
+    per_line: usize,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let cell = (WIDTH as i32 - 40) / per_line as i32;
+    for (i, name) in names.iter().enumerate() {
+        let x = 20 + (i % per_line) as i32 * cell;
+        let y = 6 + (i / per_line) as i32 * 26;
+        area.draw(&Rectangle::new(
+            [(x, y + 2), (x + 16, y + 16)],
+            colour(i).filled(),
+        ))?;
+        area.draw(&Text::new(
+            name.as_str(),
+            (x + 22, y + 2),
+            ("sans-serif", 14).into_font().color(&BLACK),
+        ))?;
+    }
+    Ok(())
 }
