@@ -127,7 +127,7 @@ fn short_direction(d: &str) -> &str {
 }
 
 fn human_bytes(b: usize) -> String {
-    if b >= 1024 && b % 1024 == 0 {
+    if b >= 1024 && b.is_multiple_of(1024) {
         format!("{} KiB", b / 1024)
     } else {
         format!("{b} B")
