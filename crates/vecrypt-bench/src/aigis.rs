@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
 
-use crate::x86_tsc::ticks_per_ns;
 use crate::{Budget, Row, time_per_call};
+use vecrypt_speed::ticks_per_ns;
 
 fn row(algorithm: &str, implementation: &str, operation: &str, ns: f64) -> Row {
     Row {

@@ -5,7 +5,6 @@ pub mod aes;
 pub mod aigis;
 pub mod kuznyechik;
 pub mod ublock;
-mod x86_tsc;
 
 use serde::Serialize;
 pub use vecrypt_speed::{Budget, time_per_call};

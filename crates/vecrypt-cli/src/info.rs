@@ -1,5 +1,6 @@
 //! `vecrypt info`: what this CPU offers and what each algorithm runs on.
 
+use vecrypt::aigis;
 use vecrypt::cpu;
 use vecrypt::registry;
 
@@ -22,6 +23,13 @@ pub fn run() -> Result<(), Failure> {
             .unwrap_or_else(|e| format!("error: {e}"));
         let all: Vec<&str> = (info.backends)().iter().map(|b| b.name()).collect();
         println!("{:<18} {:<12} {}", info.name, uses, all.join(", "));
+    }
+    let all: Vec<&str> = aigis::backends().iter().map(|b| b.name()).collect();
+    for set in aigis::ParamSet::ALL {
+        // Both hash modes run on the same backend.
+        let uses = aigis::Aigis::new(set, aigis::HashMode::Shake).backend();
+        let name = format!("{} (shake, sm3)", set.name().to_ascii_lowercase());
+        println!("{:<18} {:<12} {}", name, uses.name(), all.join(", "));
     }
     Ok(())
 }

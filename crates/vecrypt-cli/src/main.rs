@@ -5,6 +5,7 @@
 //! errors.
 
 mod aes_cmd;
+mod chart;
 mod cipher_cmd;
 mod gost;
 mod info;

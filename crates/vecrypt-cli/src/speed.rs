@@ -1,17 +1,25 @@
-//! `vecrypt speed [ALG...]`: the speed table of every algorithm and backend on this CPU.
+//! `vecrypt speed [ALG...]`: the speed table of every algorithm, mode, direction and backend
+//! on this CPU, with peer implementations beside; `--paper` lays out one seed paper's table
+//! with its published figures, `--svg` draws the rows measured.
+
+use std::path::PathBuf;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use vecrypt::registry;
-use vecrypt_speed::Budget;
-use vecrypt_speed::{Plan, SpeedRow, cipher_rows, print_speed_table, rows_per_backend};
+use vecrypt_speed::papers::Paper;
+use vecrypt_speed::{
+    Budget, Plan, SpeedRow, aigis_rows, cipher_rows, extra_rows, peer_rows, print_speed_table,
+};
 
 use crate::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Algorithms to measure, by name or prefix (e.g. `ublock`); all when none is given.
+    /// Algorithms to measure, by name or prefix (e.g. `ublock`, `aigis`); all when none is
+    /// given.
     algs: Vec<String>,
-    /// Print the table as JSON instead.
+    /// Print the rows as JSON instead (one object per measurement).
     #[arg(long)]
     json: bool,
     /// Measure longer for steadier medians.
@@ -20,9 +28,35 @@ pub struct Args {
     /// Streams (and keys) in the multi-key rows.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     keys: u16,
-    /// Only this backend.
+    /// Only this backend (peer implementations are measured all the same).
     #[arg(long)]
     backend: Option<String>,
+    /// Leave out the peer implementations.
+    #[arg(long)]
+    no_peers: bool,
+    /// Print one seed paper's table with its published figures beside this machine's.
+    #[arg(long, value_name = "PAPER", value_parser = Paper::NAMES)]
+    paper: Option<String>,
+    /// Also draw the measured rows as an SVG bar chart into FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Milliseconds per timed sample (3 samples), for quick checks.
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    sample_ms: Option<u64>,
+}
+
+/// Every name a filter may match: the block ciphers and the Aigis-enc sets.
+fn known_names() -> Vec<String> {
+    let mut names: Vec<String> = registry::ciphers()
+        .iter()
+        .map(|c| c.name.to_string())
+        .collect();
+    names.extend(
+        vecrypt::aigis::ParamSet::ALL
+            .iter()
+            .map(|s| vecrypt_speed::aigis::set_name(*s)),
+    );
+    names
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -31,46 +65,78 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .as_deref()
         .map(crate::parse_backend)
         .transpose()?;
-    let all = registry::ciphers();
+    let names = known_names();
     for a in &args.algs {
-        if !all.iter().any(|c| c.name.starts_with(a.as_str())) {
+        if !names.iter().any(|n| n.starts_with(a.as_str())) {
             return Err(Failure::usage(format!("unknown algorithm '{a}'")));
         }
     }
-    let chosen: Vec<_> = all
-        .into_iter()
-        .filter(|c| {
-            args.algs.is_empty() || args.algs.iter().any(|a| c.name.starts_with(a.as_str()))
-        })
-        .collect();
-    let jobs: Vec<_> = chosen
-        .iter()
-        .flat_map(|c| (c.backends)().into_iter().map(move |b| (c, b)))
-        .filter(|(_, b)| only_backend.is_none_or(|o| o == *b))
-        .collect();
     let plan = Plan {
-        budget: if args.full {
-            Budget::FULL
-        } else {
-            Budget::QUICK
+        budget: match (args.sample_ms, args.full) {
+            (Some(ms), _) => Budget {
+                sample: Duration::from_millis(ms),
+                samples: 3,
+            },
+            (None, true) => Budget::FULL,
+            (None, false) => Budget::SHORT,
         },
         keys: usize::from(args.keys),
+        backend: only_backend,
+        peers: !args.no_peers,
     };
-    let bar = ProgressBar::new((jobs.len() * rows_per_backend()) as u64);
+    let wanted =
+        |name: &str| args.algs.is_empty() || args.algs.iter().any(|a| name.starts_with(a.as_str()));
+    let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{spinner} {pos} rows {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
-    let mut rows: Vec<SpeedRow> = Vec::new();
-    for (info, backend) in jobs {
-        bar.set_message(format!("{} {backend}", info.name));
-        rows.extend(cipher_rows(&plan, info, backend, &mut || bar.inc(1)));
-    }
-    bar.finish_and_clear();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    } else {
-        print_speed_table(&rows);
+    let rows = match args.paper.as_deref().and_then(Paper::parse) {
+        Some(paper) => {
+            let rows = paper.measure(&plan, &mut |what| {
+                bar.set_message(what.to_string());
+                bar.inc(1);
+            });
+            bar.finish_and_clear();
+            paper.print(&rows);
+            rows
+        }
+        None => {
+            let rows = measure(&plan, &wanted, &bar);
+            bar.finish_and_clear();
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                print_speed_table(&rows);
+            }
+            rows
+        }
+    };
+    if let Some(path) = &args.svg {
+        let svg = crate::chart::svg(&rows, &vecrypt_speed::cpu_name())?;
+        crate::output::write_atomic(path, svg.as_bytes())?;
     }
     Ok(())
+}
+
+/// Every row of the wanted algorithms: each cipher's block, mode and AEAD rows per backend
+/// with its peers after them, then Aigis-enc.
+fn measure(plan: &Plan, wanted: &dyn Fn(&str) -> bool, bar: &ProgressBar) -> Vec<SpeedRow> {
+    let mut rows: Vec<SpeedRow> = Vec::new();
+    let mut tick = || bar.inc(1);
+    for info in registry::ciphers().iter().filter(|c| wanted(c.name)) {
+        for backend in (info.backends)() {
+            if !plan.wants(backend) {
+                continue;
+            }
+            bar.set_message(format!("{} {backend}", info.name));
+            rows.extend(cipher_rows(plan, info, backend, &mut tick));
+            rows.extend(extra_rows(plan, info.name, backend, &mut tick));
+        }
+        bar.set_message(format!("{} peers", info.name));
+        rows.extend(peer_rows(plan, info.name, &mut tick));
+    }
+    bar.set_message("aigis-enc");
+    rows.extend(aigis_rows(plan, wanted, &mut tick));
+    rows
 }

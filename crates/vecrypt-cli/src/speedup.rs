@@ -42,6 +42,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             Budget::QUICK
         },
         keys: usize::from(args.keys),
+        backend: None,
+        peers: false,
     };
     let ordered = std::iter::once(baseline).chain(backends.into_iter().filter(|b| *b != baseline));
     let rows: Vec<SpeedRow> = ordered
@@ -64,7 +66,7 @@ fn print_with_speedup(rows: &[SpeedRow], baseline: Backend) {
         let base = rows
             .iter()
             .find(|b| b.backend == baseline.name() && same_case(b, r))
-            .map_or(r.mb_per_s, |b| b.mb_per_s);
+            .map_or(r.ops_per_s, |b| b.ops_per_s);
         println!(
             "{:<16} {:<12} {:>4} {:<4} {:<8} {:<6} {:>10.1} {:>10.1} {:>8.2}x",
             r.algorithm,
@@ -73,9 +75,9 @@ fn print_with_speedup(rows: &[SpeedRow], baseline: Backend) {
             r.mode,
             r.direction,
             r.message,
-            r.mb_per_s,
-            r.mbit_per_s,
-            r.mb_per_s / base
+            r.mb_per_s.unwrap_or(0.0),
+            r.mbit_per_s.unwrap_or(0.0),
+            r.ops_per_s / base
         );
     }
 }
