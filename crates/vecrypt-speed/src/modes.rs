@@ -7,7 +7,7 @@ use std::hint::black_box;
 use vecrypt::Backend;
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
-use vecrypt::modes::{NamedCipher, gost};
+use vecrypt::modes::{Gcm, GcmCipher, NamedCipher, gost};
 use vecrypt::ublock::{Ublock128_128, Ublock128_256, Ublock256_256};
 
 use crate::{Plan, SpeedRow, time_per_call};
@@ -123,6 +123,24 @@ fn gost_rows<T: NamedCipher>(sink: &mut Sink, c: &T) {
     });
 }
 
+/// GCM over a 16-byte-block cipher of the crate (its generic GCM), seal and open.
+fn gcm_rows<T: GcmCipher>(sink: &mut Sink, c: T) {
+    let gcm = Gcm::<T>::from_cipher(c);
+    let nonce = [0x11u8; 12];
+    let rows = aead_rows(
+        sink.plan,
+        &AeadUnderTest {
+            algorithm: sink.algorithm,
+            mode: "gcm",
+            backend: &sink.backend,
+            seal: &|b| gcm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
+            open: &|b, tag| gcm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
+        },
+        sink.progress,
+    );
+    sink.rows.extend(rows);
+}
+
 fn keyed<T: NamedCipher>(backend: Backend) -> Option<T> {
     T::keyed(&vec![0x5au8; T::KEY_LEN], Some(backend)).ok()
 }
@@ -132,6 +150,7 @@ fn kuznyechik_rows(sink: &mut Sink, backend: Backend) {
         return;
     };
     gost_rows(sink, &c);
+    gcm_rows(sink, c.clone());
     sink.both_sizes("ctr-acpkm", "encrypt", &mut |b| {
         acpkm::ctr_acpkm(&c, &[0u8; 8], 4096, b).expect("valid section")
     });
@@ -210,9 +229,15 @@ pub fn extra_rows(
             gost_rows(sink, &c);
         }
     }
+    fn with_gcm<T: NamedCipher + GcmCipher>(sink: &mut Sink, backend: Backend) {
+        if let Some(c) = keyed::<T>(backend) {
+            gost_rows(sink, &c);
+            gcm_rows(sink, c);
+        }
+    }
     match name {
-        "ublock-128-128" => plain::<Ublock128_128>(&mut sink, backend),
-        "ublock-128-256" => plain::<Ublock128_256>(&mut sink, backend),
+        "ublock-128-128" => with_gcm::<Ublock128_128>(&mut sink, backend),
+        "ublock-128-256" => with_gcm::<Ublock128_256>(&mut sink, backend),
         "ublock-256-256" => plain::<Ublock256_256>(&mut sink, backend),
         "kuznyechik" => kuznyechik_rows(&mut sink, backend),
         "aes-128" => aes_rows::<K128>(&mut sink, backend),

@@ -139,6 +139,25 @@ fn kuznyechik_crate(sink: &mut Sink, sizes: &[(&'static str, usize)], decrypt: b
         ctr::Ctr128BE::<kuznyechik::Kuznyechik>::new(&key.into(), &[0u8; 16].into())
             .apply_keystream(b)
     });
+    if decrypt {
+        // The generic GCM of the `aes-gcm` crate over the `kuznyechik` crate: the composition
+        // of the seeds' Kuznyechik-GCM.
+        type KuznyechikGcm = aes_gcm::AesGcm<kuznyechik::Kuznyechik, aes_gcm::aead::consts::U12>;
+        let gcm = KuznyechikGcm::new_from_slice(&key).expect("key length");
+        let nonce = aead::Nonce::<KuznyechikGcm>::try_from([0x11u8; 12].as_slice()).expect("nonce");
+        sink.row(
+            "aes-gcm+kuznyechik crates",
+            "gcm",
+            "seal",
+            &MODE_SIZES,
+            &mut |b| {
+                black_box(
+                    gcm.encrypt_inout_detached(&nonce, &[], b.into())
+                        .expect("seal"),
+                );
+            },
+        );
+    }
 }
 
 #[cfg(feature = "openssl")]
