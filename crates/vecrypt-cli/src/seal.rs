@@ -152,6 +152,9 @@ pub struct SealArgs {
     /// Output file (`-` or none: standard output).
     #[arg(long = "out", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args)]
@@ -182,6 +185,9 @@ pub struct OpenArgs {
     /// has been authenticated.
     #[arg(long = "out", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
 }
 
 /// How a file is locked: what `seal` needs besides the data, randomness included.
@@ -540,30 +546,26 @@ impl Aead {
         (n, len)
     }
 
-    /// Seals `buf` in place and appends the tag.
-    fn seal(&self, index: u64, last: bool, buf: &mut Vec<u8>) -> Result<(), vecrypt::Error> {
+    /// Seals `buf` in place and returns the tag.
+    fn seal(&self, index: u64, last: bool, buf: &mut [u8]) -> Result<[u8; TAG], vecrypt::Error> {
         let (n, len) = self.nonce(index, last);
-        let tag = match self {
-            Aead::Gcm(g) => g.encrypt_detached(&n[..len], &[], buf)?,
-            Aead::Mgm(m) => m.encrypt_detached(&n[..len], &[], buf)?,
-        };
-        buf.extend_from_slice(&tag);
-        Ok(())
+        match self {
+            Aead::Gcm(g) => g.encrypt_detached(&n[..len], &[], buf),
+            Aead::Mgm(m) => m.encrypt_detached(&n[..len], &[], buf),
+        }
     }
 
-    /// Checks and opens a chunk with its tag in place, dropping the tag.
-    fn open(&self, index: u64, last: bool, buf: &mut Vec<u8>) -> bool {
-        let Some(split) = buf.len().checked_sub(TAG) else {
+    /// Checks and opens a chunk followed by its tag, in place.
+    fn open(&self, index: u64, last: bool, sealed: &mut [u8]) -> bool {
+        let Some(split) = sealed.len().checked_sub(TAG) else {
             return false;
         };
         let (n, len) = self.nonce(index, last);
-        let (body, tag) = buf.split_at_mut(split);
-        let ok = match self {
+        let (body, tag) = sealed.split_at_mut(split);
+        match self {
             Aead::Gcm(g) => g.decrypt_detached(&n[..len], &[], body, tag).is_ok(),
             Aead::Mgm(m) => m.decrypt_detached(&n[..len], &[], body, tag).is_ok(),
-        };
-        buf.truncate(split);
-        ok
+        }
     }
 }
 
@@ -593,66 +595,162 @@ fn at_eof(input: &mut impl BufRead) -> Result<bool, Failure> {
 
 /// Chunks handled together: enough to keep every core busy, few enough to bound memory.
 fn batch_len() -> usize {
-    (rayon::current_num_threads() * 4).clamp(4, 64)
+    (rayon::current_num_threads() * 4).clamp(8, 64)
 }
 
+/// Batches in flight: one being read, one being sealed or opened, one being written.
+const IN_FLIGHT: usize = 3;
+
 type Out<'a> = dyn FnMut(&[u8]) -> Result<(), Failure> + 'a;
+
+/// Consecutive chunks of the stream, stored back to back: plaintext bodies for `seal`,
+/// bodies with their tags for `open`.
+struct Batch {
+    data: Vec<u8>,
+    /// Bytes of `data` in use.
+    len: usize,
+    /// The index of the first chunk.
+    first: u64,
+    /// Whether the stream ends with this batch.
+    last: bool,
+    /// Per chunk: its tag (`seal`) or whether it authenticated (`open`).
+    tags: Vec<[u8; TAG]>,
+    oks: Vec<bool>,
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.data);
+    }
+}
+
+/// Runs the three stages of a stream on their own threads, overlapping the reading, the
+/// sealing or opening (on all cores) and the writing; `read` fills a batch from the input,
+/// `work` seals or opens it in place, `write` hands it to the output in order. Memory stays
+/// at [`IN_FLIGHT`] batches of `bytes` each.
+fn stages<R: BufRead + Send>(
+    input: &mut R,
+    bytes: usize,
+    read: impl Fn(&mut R, &mut Batch) -> Result<(), Failure> + Send,
+    work: impl Fn(&mut Batch) -> Result<(), Failure> + Send,
+    mut write: impl FnMut(&Batch) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    use std::sync::mpsc::sync_channel;
+    let (free_tx, free_rx) = sync_channel::<Batch>(IN_FLIGHT);
+    let (read_tx, read_rx) = sync_channel::<Result<Batch, Failure>>(1);
+    let (done_tx, done_rx) = sync_channel::<Result<Batch, Failure>>(1);
+    for _ in 0..IN_FLIGHT {
+        let batch = Batch {
+            data: vec![0u8; bytes],
+            len: 0,
+            first: 0,
+            last: false,
+            tags: Vec::new(),
+            oks: Vec::new(),
+        };
+        free_tx
+            .send(batch)
+            .map_err(|_| Failure::usage("internal error"))?;
+    }
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut first = 0u64;
+            while let Ok(mut batch) = free_rx.recv() {
+                batch.first = first;
+                let r = read(input, &mut batch);
+                let stop = r.is_err() || batch.last;
+                first += batch.tags.len() as u64;
+                if read_tx.send(r.map(|()| batch)).is_err() || stop {
+                    return;
+                }
+            }
+        });
+        scope.spawn(move || {
+            for got in read_rx {
+                let r = got.and_then(|mut b| work(&mut b).map(|()| b));
+                let stop = r.as_ref().map_or(true, |b| b.last);
+                if done_tx.send(r).is_err() || stop {
+                    return;
+                }
+            }
+        });
+        for got in done_rx {
+            let batch = got?;
+            write(&batch)?;
+            if batch.last {
+                return Ok(());
+            }
+            // The reader may have stopped already; then the batch is not needed.
+            let _ = free_tx.send(batch);
+        }
+        Err(Failure::usage("internal error: a stage stopped early"))
+    })
+}
 
 /// Writes the header and the sealed chunks of `input`.
 pub fn seal_stream(
     how: &Lock,
     suite: Suite,
     nonce_prefix: &[u8; NONCE_PREFIX],
-    input: &mut impl BufRead,
+    input: &mut (impl BufRead + Send),
     out: &mut Out,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<(), Failure> {
     let (header, file_key) = lock(how, suite, nonce_prefix)?;
     let aead = Aead::new(suite, &*file_key, &header, nonce_prefix)?;
     out(&header)?;
-    let batch = batch_len();
-    let mut bufs: Zeroizing<Vec<Vec<u8>>> = Zeroizing::new(
-        (0..batch)
-            .map(|_| Vec::with_capacity(CHUNK + TAG))
-            .collect(),
-    );
-    let mut lasts = vec![false; batch];
-    let mut index = 0u64;
-    loop {
-        let mut n = 0;
-        let mut done = false;
-        while n < batch && !done {
-            let b = &mut bufs[n];
-            b.resize(CHUNK, 0);
-            let got = read_full(input, b)?;
-            b.truncate(got);
-            done = got < CHUNK || at_eof(input)?;
-            lasts[n] = done;
-            n += 1;
-        }
-        bufs[..n]
-            .par_iter_mut()
-            .enumerate()
-            .try_for_each(|(j, b)| aead.seal(index + j as u64, lasts[j], b))
-            .map_err(|e| Failure::lib("seal", e))?;
-        for b in &bufs[..n] {
-            out(b)?;
-            if let Some(p) = progress {
-                p.inc((b.len() - TAG) as u64);
+    let n = batch_len();
+    stages(
+        input,
+        n * CHUNK,
+        |input, b| {
+            b.len = read_full(input, &mut b.data)?;
+            b.last = b.len < b.data.len() || at_eof(input)?;
+            // The stream's last chunk may be short or empty; every other one is full.
+            let chunks = b.len.div_ceil(CHUNK).max(usize::from(b.first == 0));
+            b.tags.resize(chunks, [0; TAG]);
+            Ok(())
+        },
+        |b| {
+            let chunks = b.tags.len();
+            let last = b.last;
+            let first = b.first;
+            let (data, tags) = (&mut b.data[..b.len], &mut b.tags);
+            let mut bodies: Vec<&mut [u8]> = data.chunks_mut(CHUNK).collect();
+            if bodies.is_empty() {
+                bodies.push(&mut []);
             }
-        }
-        index += n as u64;
-        if done {
-            return Ok(());
-        }
-    }
+            bodies
+                .into_par_iter()
+                .zip(tags.par_iter_mut())
+                .enumerate()
+                .try_for_each(|(j, (body, tag))| {
+                    let final_chunk = last && j + 1 == chunks;
+                    *tag = aead.seal(first + j as u64, final_chunk, body)?;
+                    Ok(())
+                })
+                .map_err(|e: vecrypt::Error| Failure::lib("seal", e))
+        },
+        |b| {
+            let mut bodies = b.data[..b.len].chunks(CHUNK);
+            for tag in &b.tags {
+                let body = bodies.next().unwrap_or(&[]);
+                out(body)?;
+                out(tag)?;
+                if let Some(p) = progress {
+                    p.inc(body.len() as u64);
+                }
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Checks and writes the plaintext of a sealed stream, one authenticated chunk at a time,
 /// in order; stops with status 1 at the first chunk that fails.
 pub fn open_stream(
     how: &Unlock,
-    input: &mut impl BufRead,
+    input: &mut (impl BufRead + Send),
     out: &mut Out,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<(), Failure> {
@@ -667,63 +765,58 @@ pub fn open_stream(
         &header.bytes,
         &header.nonce_prefix,
     )?;
-    let batch = batch_len();
-    let mut bufs: Zeroizing<Vec<Vec<u8>>> = Zeroizing::new(
-        (0..batch)
-            .map(|_| Vec::with_capacity(CHUNK + TAG))
-            .collect(),
-    );
-    let mut lasts = vec![false; batch];
-    let mut oks = vec![false; batch];
-    let mut index = 0u64;
-    loop {
-        let mut n = 0;
-        let mut done = false;
-        let mut ended_early = false;
-        while n < batch && !done {
-            let b = &mut bufs[n];
-            b.resize(CHUNK + TAG, 0);
-            let got = read_full(input, b)?;
-            b.truncate(got);
-            if got < TAG {
-                ended_early = true;
-                break;
+    let n = batch_len();
+    const SEALED: usize = CHUNK + TAG;
+    stages(
+        input,
+        n * SEALED,
+        |input, b| {
+            b.len = read_full(input, &mut b.data)?;
+            b.last = b.len < b.data.len() || at_eof(input)?;
+            // Chunks with at least a tag; a shorter remainder is a truncated stream.
+            let chunks = b.len / SEALED + usize::from(b.len % SEALED >= TAG);
+            b.tags.resize(chunks, [0; TAG]);
+            b.oks.resize(chunks, false);
+            Ok(())
+        },
+        |b| {
+            let chunks = b.tags.len();
+            let (last, first) = (b.last, b.first);
+            let (data, oks) = (&mut b.data[..b.len], &mut b.oks);
+            data.par_chunks_mut(SEALED)
+                .zip(oks.par_iter_mut())
+                .enumerate()
+                .for_each(|(j, (sealed, ok))| {
+                    let final_chunk = last && j + 1 == chunks;
+                    *ok = aead.open(first + j as u64, final_chunk, sealed);
+                });
+            Ok(())
+        },
+        |b| {
+            for (j, (sealed, &ok)) in b.data[..b.len].chunks(SEALED).zip(&b.oks).enumerate() {
+                let i = b.first + j as u64;
+                if !ok {
+                    return Err(Failure::rejected(if i == 0 {
+                        "authentication failed: wrong key, or damaged input".to_string()
+                    } else {
+                        format!(
+                            "authentication failed at chunk {i}: damaged, truncated or reordered input"
+                        )
+                    }));
+                }
+                out(&sealed[..sealed.len() - TAG])?;
+                if let Some(p) = progress {
+                    p.inc(sealed.len() as u64);
+                }
             }
-            done = got < CHUNK + TAG || at_eof(input)?;
-            lasts[n] = done;
-            n += 1;
-        }
-        bufs[..n]
-            .par_iter_mut()
-            .zip(oks[..n].par_iter_mut())
-            .enumerate()
-            .for_each(|(j, (b, ok))| *ok = aead.open(index + j as u64, lasts[j], b));
-        for j in 0..n {
-            let i = index + j as u64;
-            if !oks[j] {
-                return Err(Failure::rejected(if i == 0 {
-                    "authentication failed: wrong key, or damaged input".to_string()
-                } else {
-                    format!(
-                        "authentication failed at chunk {i}: damaged, truncated or reordered input"
-                    )
-                }));
+            if b.oks.len() * SEALED < b.len || b.len == 0 {
+                return Err(Failure::rejected(
+                    "authentication failed: the input is truncated",
+                ));
             }
-            out(&bufs[j])?;
-            if let Some(p) = progress {
-                p.inc((bufs[j].len() + TAG) as u64);
-            }
-        }
-        index += n as u64;
-        if ended_early {
-            return Err(Failure::rejected(
-                "authentication failed: the input is truncated",
-            ));
-        }
-        if done {
-            return Ok(());
-        }
-    }
+            Ok(())
+        },
+    )
 }
 
 fn progress_bar(len: Option<u64>) -> Option<indicatif::ProgressBar> {
@@ -767,6 +860,7 @@ fn pipe(
     input: Option<&Path>,
     output: Option<&Path>,
     secrecy: Secrecy,
+    force: bool,
     body: impl FnOnce(
         &mut BufReader<Box<dyn Read + Send>>,
         &mut Out,
@@ -775,8 +869,13 @@ fn pipe(
 ) -> Result<(), Failure> {
     output::check_in_out(input, output)?;
     let (reader, len) = output::open_input(input)?;
-    let mut reader = BufReader::with_capacity(1 << 20, reader);
-    let mut sink: Sink = output::create(output, secrecy, Replace::Allow)?;
+    let mut reader = BufReader::with_capacity(CHUNK, reader);
+    let replace = if force {
+        Replace::Allow
+    } else {
+        Replace::Refuse
+    };
+    let mut sink: Sink = output::create(output, secrecy, replace)?;
     let bar = progress_bar(len);
     let result = body(&mut reader, &mut |d: &[u8]| sink.put(d), bar.as_ref());
     if let Some(b) = bar {
@@ -851,6 +950,7 @@ pub fn seal(args: &SealArgs) -> Result<(), Failure> {
         args.input.as_deref(),
         args.output.as_deref(),
         Secrecy::Public,
+        args.force,
         |input, out, bar| seal_stream(&how, suite, &nonce_prefix, input, out, bar),
     )
 }
@@ -879,6 +979,7 @@ pub fn open(args: &OpenArgs) -> Result<(), Failure> {
         args.input.as_deref(),
         args.output.as_deref(),
         Secrecy::Secret,
+        args.force,
         |input, out, bar| open_stream(&how, input, out, bar),
     )
 }

@@ -864,3 +864,40 @@ fn raw_commands_take_key_file_and_key_env_and_ad() {
         assert_eq!(a.stdout, b.stdout, "{args:?}");
     }
 }
+
+#[test]
+fn seal_and_open_replace_an_existing_file_only_with_force() {
+    let d = Dir::new();
+    let key = keygen(&d, "k");
+    let plain = data(1000, 7);
+    let input = d.write("p", &plain);
+    let sealed = d.write("c", b"an older file");
+    let r = vecrypt(&["seal", "--key-file", &key, "--in", &input, "--out", &sealed]);
+    fails_with(2, &r, "exists (use --force");
+    assert_eq!(d.read("c"), b"an older file");
+    ok(&[
+        "seal",
+        "--key-file",
+        &key,
+        "--in",
+        &input,
+        "--out",
+        &sealed,
+        "--force",
+    ]);
+    let out = d.write("o", b"keep me");
+    let r = vecrypt(&["open", "--key-file", &key, "--in", &sealed, "--out", &out]);
+    fails_with(2, &r, "exists (use --force");
+    assert_eq!(d.read("o"), b"keep me");
+    ok(&[
+        "open",
+        "--key-file",
+        &key,
+        "--in",
+        &sealed,
+        "--out",
+        &out,
+        "--force",
+    ]);
+    assert_eq!(d.read("o"), plain);
+}

@@ -109,6 +109,16 @@ pub fn aead_rows(plan: &Plan, a: &AeadUnderTest, progress: &mut dyn FnMut()) -> 
 /// The GOST R 34.13 modes with a two-block register (CFB and OFB with s = n) and OMAC.
 fn gost_rows<T: NamedCipher>(sink: &mut Sink, c: &T) {
     let iv = vec![0x33u8; 2 * T::BLOCK];
+    let half = vec![0x44u8; T::BLOCK / 2];
+    sink.both_sizes("gost-ctr", "encrypt", &mut |b| {
+        gost::ctr(c, &half, T::BLOCK, b).expect("valid iv")
+    });
+    sink.both_sizes("gost-cbc", "encrypt", &mut |b| {
+        gost::cbc_encrypt(c, &iv, b).expect("whole blocks")
+    });
+    sink.both_sizes("gost-cbc", "decrypt", &mut |b| {
+        gost::cbc_decrypt(c, &iv, b).expect("whole blocks")
+    });
     sink.both_sizes("cfb", "encrypt", &mut |b| {
         gost::cfb_encrypt(c, &iv, T::BLOCK, b).expect("valid register")
     });
