@@ -147,13 +147,22 @@ fn table_backends_are_listed_last_and_never_chosen() {
     for backends in [Aes128::backends(), Kuznyechik::backends()] {
         assert!(backends.contains(&Backend::TableLeaky));
         assert!(!Backend::TableLeaky.is_constant_time());
-        let at = backends.iter().position(|b| *b == Backend::TableLeaky).unwrap();
+        let at = backends
+            .iter()
+            .position(|b| *b == Backend::TableLeaky)
+            .unwrap();
         assert!(backends[..at].iter().all(|b| b.is_constant_time()));
         assert_eq!(backends.last(), Some(&Backend::Soft));
     }
     if vecrypt::cpu::forced_backend().is_none() {
-        assert_ne!(Aes128::from_key(&[0; 16]).unwrap().backend(), Backend::TableLeaky);
-        assert_ne!(Aes256::from_key(&[0; 32]).unwrap().backend(), Backend::TableLeaky);
+        assert_ne!(
+            Aes128::from_key(&[0; 16]).unwrap().backend(),
+            Backend::TableLeaky
+        );
+        assert_ne!(
+            Aes256::from_key(&[0; 32]).unwrap().backend(),
+            Backend::TableLeaky
+        );
         assert_ne!(
             Kuznyechik::from_key(&[0; 32]).unwrap().backend(),
             Backend::TableLeaky

@@ -59,7 +59,8 @@ const fn sboxes() -> ([u8; 256], [u8; 256]) {
             }
             q
         };
-        let v = y ^ y.rotate_left(1) ^ y.rotate_left(2) ^ y.rotate_left(3) ^ y.rotate_left(4) ^ 0x63;
+        let v =
+            y ^ y.rotate_left(1) ^ y.rotate_left(2) ^ y.rotate_left(3) ^ y.rotate_left(4) ^ 0x63;
         s[x] = v;
         inv[v as usize] = x as u8;
         x += 1;
@@ -155,7 +156,11 @@ fn store(s: &State, bytes: &mut [u8]) {
 }
 
 fn words(keys: &[[u8; 16]; 15]) -> Words {
-    keys.map(|k| core::array::from_fn(|c| u32::from_le_bytes([k[4 * c], k[4 * c + 1], k[4 * c + 2], k[4 * c + 3]])))
+    keys.map(|k| {
+        core::array::from_fn(|c| {
+            u32::from_le_bytes([k[4 * c], k[4 * c + 1], k[4 * c + 2], k[4 * c + 3]])
+        })
+    })
 }
 
 /// The whole cipher over whole blocks, with the tables and row step of one direction:

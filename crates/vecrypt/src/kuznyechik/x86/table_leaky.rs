@@ -4,8 +4,7 @@
 //! XOR each.
 
 use core::arch::x86_64::{
-    __m128i, _mm_cvtsi128_si64, _mm_load_si128, _mm_set_epi64x, _mm_unpackhi_epi64,
-    _mm_xor_si128,
+    __m128i, _mm_cvtsi128_si64, _mm_load_si128, _mm_set_epi64x, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 use super::super::table_leaky::{Block, Entry, Tables};
@@ -21,7 +20,10 @@ pub(in super::super) fn pass(t: &Tables, x: Block, key: Block) -> Block {
         let load = |e: &Entry| _mm_load_si128((e as *const Entry).cast::<__m128i>());
         // Four independent chains of XORs, joined at the end.
         let mut acc = [
-            _mm_xor_si128(_mm_set_epi64x(key[1] as i64, key[0] as i64), load(pick(0, 0))),
+            _mm_xor_si128(
+                _mm_set_epi64x(key[1] as i64, key[0] as i64),
+                load(pick(0, 0)),
+            ),
             load(pick(0, 1)),
             load(pick(0, 2)),
             load(pick(0, 3)),
