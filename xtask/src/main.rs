@@ -177,6 +177,7 @@ fn ct_check(args: &[String]) -> Result<bool, String> {
     let said = String::from_utf8_lossy(&canary.stdout);
     let flagged = said.contains("canary: flagged")
         && said.contains("table-leaky kuznyechik: flagged")
+        && said.contains("table-leaky aes-128: flagged")
         && canary.status.code() == Some(REPORTED);
     print!("{said}");
     if !flagged {

@@ -113,8 +113,14 @@ impl Ossl {
     }
 }
 
+/// `vecrypt/BACKEND`; the table-driven backend is named as what it is, the T-table
+/// comparison (secret-indexed, never a default).
 fn vecrypt_name(b: Backend) -> String {
-    format!("vecrypt/{b}")
+    if b.is_constant_time() {
+        format!("vecrypt/{b}")
+    } else {
+        format!("vecrypt/{b} (T-table)")
+    }
 }
 
 fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {

@@ -3,7 +3,10 @@
 //! Backends, best first: `vaes512` (four blocks per zmm register), `vaes256` (two per ymm),
 //! `aesni` (xmm, eight blocks interleaved) and `soft` (portable, table-free, constant time:
 //! the S-box is computed by inversion in GF(2^8) on bit planes). Each public call picks its
-//! kernel once and runs the whole loop inside it.
+//! kernel once and runs the whole loop inside it. With the cargo feature `table-backends`
+//! there is also `table-leaky`, the classic T-table AES (four 256-word tables per
+//! direction): secret-indexed, NOT constant time, for speed comparisons only, never chosen
+//! automatically nor through `VECRYPT_BACKEND`; its modes run on the portable paths.
 //!
 //! Modes: ECB, CBC, CTR (whole-block big-endian counter, as `openssl enc`) through
 //! [`BlockModes`](crate::modes::BlockModes); [`Aes::apply_ctr32`] (SP 800-38D `inc32`);
@@ -31,6 +34,8 @@ mod gcm;
 pub(crate) mod ghash;
 mod key_schedule;
 mod soft;
+#[cfg(feature = "table-backends")]
+mod table_leaky;
 mod xts;
 
 #[cfg(target_arch = "x86_64")]
@@ -180,6 +185,8 @@ const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Vaes512, &[kernels::AES_VAES512, kernels::AES_NI]),
     Candidate::new(Backend::Vaes256, &[kernels::AES_VAES256, kernels::AES_NI]),
     Candidate::new(Backend::AesNi, &[kernels::AES_NI]),
+    #[cfg(feature = "table-backends")]
+    Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),
 ];
 
@@ -241,17 +248,27 @@ impl<K: KeySize> Aes<K> {
     /// Encrypts whole blocks in place on this key's backend.
     #[inline]
     pub(crate) fn ecb_encrypt(&self, buf: &mut [u8]) {
-        if !native::encrypt(self.backend, &self.rk, buf) {
-            soft::encrypt_blocks(&self.rk, buf);
+        if native::encrypt(self.backend, &self.rk, buf) {
+            return;
         }
+        #[cfg(feature = "table-backends")]
+        if self.backend == Backend::TableLeaky {
+            return table_leaky::encrypt_blocks(&self.rk, buf);
+        }
+        soft::encrypt_blocks(&self.rk, buf);
     }
 
     /// Decrypts whole blocks in place on this key's backend.
     #[inline]
     pub(crate) fn ecb_decrypt(&self, buf: &mut [u8]) {
-        if !native::decrypt(self.backend, &self.rk, buf) {
-            soft::decrypt_blocks(&self.rk, buf);
+        if native::decrypt(self.backend, &self.rk, buf) {
+            return;
         }
+        #[cfg(feature = "table-backends")]
+        if self.backend == Backend::TableLeaky {
+            return table_leaky::decrypt_blocks(&self.rk, buf);
+        }
+        soft::decrypt_blocks(&self.rk, buf);
     }
 
     /// CTR over whole blocks whose counter part `width` does not carry further.

@@ -15,9 +15,10 @@
 //!   per register instead.
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
-//! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables indexed by
-//!   state bytes). Not constant time; kept only as a speed reference, built only with the
-//!   cargo feature `table-backends`, never chosen automatically and never forced through
+//! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables of L·S,
+//!   indexed by state bytes; L⁻¹·S⁻¹ for decryption), four blocks interleaved. Secret-indexed,
+//!   NOT constant time; kept only as a speed reference, built only with the cargo feature
+//!   `table-backends`, never chosen automatically and never forced through
 //!   `VECRYPT_BACKEND`.
 //!
 //! The chained modes (CBC and CFB encryption, OFB, the CBC-MAC of OMAC and OMAC-ACPKM) are

@@ -11,6 +11,8 @@ mod unroll;
 mod avx2;
 mod avx512;
 mod mgm;
+#[cfg(feature = "table-backends")]
+pub(super) mod table_leaky;
 
 use avx512::{Counting, SlicedKeys};
 
