@@ -94,6 +94,7 @@ fn keygen(d: &Dir, name: &str) -> String {
 fn seal_key(d: &Dir, key: &str, plain: &[u8], suite: &str) -> Vec<u8> {
     let input = d.write("seal-in", plain);
     let out = d.p("seal-out");
+    let _ = std::fs::remove_file(&out);
     ok(&[
         "seal",
         "--key-file",
@@ -138,6 +139,7 @@ fn open_rejects(d: &Dir, key_opt: &str, key: &str, sealed: &[u8], what: &str) {
 fn open_key(d: &Dir, key: &str, sealed: &[u8]) -> Vec<u8> {
     let input = d.write("open-in", sealed);
     let out = d.p("open-out");
+    let _ = std::fs::remove_file(&out);
     ok(&["open", "--key-file", key, "--in", &input, "--out", &out]);
     d.read("open-out")
 }
@@ -202,6 +204,7 @@ fn passphrase_round_trip_and_wrong_passphrase() {
             &input,
             "--out",
             &d.p("c"),
+            "--force",
         ]);
         let sealed = d.read("c");
         // The same passphrase without its newline opens it.
@@ -214,6 +217,7 @@ fn passphrase_round_trip_and_wrong_passphrase() {
             &d.p("c"),
             "--out",
             &d.p("o"),
+            "--force",
         ]);
         assert_eq!(d.read("o"), plain);
         let wrong = d.write("wrong", b"correct horsf\n");
@@ -296,8 +300,18 @@ fn aigis_public_key_round_trips_for_each_set_and_hash() {
             &input,
             "--out",
             &d.p("c"),
+            "--force",
         ]);
-        ok(&["open", "--sk", &sk, "--in", &d.p("c"), "--out", &d.p("o")]);
+        ok(&[
+            "open",
+            "--sk",
+            &sk,
+            "--in",
+            &d.p("c"),
+            "--out",
+            &d.p("o"),
+            "--force",
+        ]);
         assert_eq!(d.read("o"), plain, "{set} {hash} {suite}");
         // Another key pair of the same set: implicit rejection, then a failed chunk.
         let (pk2, sk2) = (d.p("other.pk"), d.p("other.sk"));
@@ -316,6 +330,7 @@ fn aigis_public_key_round_trips_for_each_set_and_hash() {
             &input,
             "--out",
             &d.p("c"),
+            "--force",
         ]);
         d.read("c")
     };
