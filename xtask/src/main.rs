@@ -17,6 +17,12 @@
 //! toolchain, runs each (all when none is named) for N seconds (default 60) on its corpus in
 //! `fuzz/corpus/<target>`, minimizes the corpus, and fails on any crash, leaving the input
 //! that caused it in `fuzz/artifacts/<target>`.
+//!
+//! `seal-bench [--mib N] [--rounds N] [--dir DIR]`: `vecrypt seal` and `open` of a large file
+//! against `openssl enc -aes-256-ctr`, and against the library's GCM speed times the cores
+//! (see [`seal_bench`]).
+
+mod seal_bench;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -50,6 +56,14 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("seal-bench") => match seal_bench::seal_bench(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask seal-bench: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some("fuzz") => match fuzz(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
@@ -62,6 +76,7 @@ fn main() -> ExitCode {
             eprintln!("usage: cargo xtask ct-check [ublock|kuznyechik|aes|aigis]...");
             eprintln!("       cargo xtask fuzz [--seconds N] [target...]");
             eprintln!("       cargo xtask dudect [--seconds N | --measurements N] [filter...]");
+            eprintln!("       cargo xtask seal-bench [--mib N] [--rounds N] [--dir DIR]");
             ExitCode::from(2)
         }
     }
