@@ -291,14 +291,47 @@ pub(crate) fn ctr_apply_counting<K: BlockKernel>(
     for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
         let blocks = chunk.len().div_ceil(n);
         let ks = &mut ks[..blocks * n];
-        for block in ks.chunks_exact_mut(n) {
-            block.copy_from_slice(counter);
-            increment_be(&mut counter[n - low..]);
-        }
+        fill_counters(ks, counter, low);
         cipher.kernel_encrypt(ks);
         xor_in_place(chunk, ks);
     }
     crate::wipe::bytes(&mut ks);
+}
+
+/// Writes `counter`, `counter + 1`, ... into the blocks of `ks` and leaves `counter` at the
+/// next value; only its last `low` bytes (at most 32) count, wrapping on their own. They are
+/// two 128-bit words here, so that each step is an add with carry rather than a loop over
+/// bytes; constant time in the value, like [`increment_be`].
+fn fill_counters(ks: &mut [u8], counter: &mut [u8], low: usize) {
+    let n = counter.len();
+    let low = low.min(n).min(32);
+    let lo_w = low.min(16);
+    let hi_w = low - lo_w;
+    let word = |b: &[u8]| {
+        let mut x = [0u8; 16];
+        x[16 - b.len()..].copy_from_slice(b);
+        u128::from_be_bytes(x)
+    };
+    let mask = |w: usize| {
+        if w == 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * w)) - 1
+        }
+    };
+    let (lo_mask, hi_mask) = (mask(lo_w), mask(hi_w));
+    let mut lo = word(&counter[n - lo_w..]);
+    let mut hi = word(&counter[n - low..n - lo_w]);
+    for block in ks.chunks_exact_mut(n) {
+        block[..n - low].copy_from_slice(&counter[..n - low]);
+        block[n - low..n - lo_w].copy_from_slice(&hi.to_be_bytes()[16 - hi_w..]);
+        block[n - lo_w..].copy_from_slice(&lo.to_be_bytes()[16 - lo_w..]);
+        let next = lo.wrapping_add(1) & lo_mask;
+        hi = hi.wrapping_add(u128::from(next == 0)) & hi_mask;
+        lo = next;
+    }
+    counter[n - low..n - lo_w].copy_from_slice(&hi.to_be_bytes()[16 - hi_w..]);
+    counter[n - lo_w..].copy_from_slice(&lo.to_be_bytes()[16 - lo_w..]);
 }
 
 /// Default CBC decryption: decrypts a batch in one call, then XORs each block with the
@@ -368,5 +401,44 @@ mod tests {
         let mut c = [0xff; 4];
         increment_be(&mut c);
         assert_eq!(c, [0; 4]);
+    }
+}
+
+#[cfg(test)]
+mod counter_tests {
+    use super::*;
+
+    /// Against one `increment_be` per block, for every counting width and block length,
+    /// from values next to every carry and wrap.
+    #[test]
+    fn fill_counters_counts_as_increment_be() {
+        for n in [8usize, 16, 32] {
+            for low in [1usize, 2, 4, 8, 12, 16, 17, 24, 31, 32]
+                .into_iter()
+                .filter(|&l| l <= n)
+            {
+                for start in [0x00u8, 0x7f, 0xfe, 0xff] {
+                    let mut a: alloc::vec::Vec<u8> =
+                        (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+                    // The counting bytes all `start`, but the last one a little lower so that
+                    // the run crosses the carries.
+                    for b in &mut a[n - low..] {
+                        *b = start;
+                    }
+                    a[n - 1] = a[n - 1].wrapping_sub(3);
+                    let mut b = a.clone();
+                    let blocks = 40;
+                    let mut got = alloc::vec![0u8; blocks * n];
+                    fill_counters(&mut got, &mut a, low);
+                    let mut want = alloc::vec![0u8; blocks * n];
+                    for block in want.chunks_exact_mut(n) {
+                        block.copy_from_slice(&b);
+                        increment_be(&mut b[n - low..]);
+                    }
+                    assert_eq!(got, want, "n {n} low {low} start {start:#x}");
+                    assert_eq!(a, b, "n {n} low {low} start {start:#x}: next counter");
+                }
+            }
+        }
     }
 }
