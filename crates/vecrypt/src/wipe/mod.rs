@@ -74,6 +74,7 @@ pub fn i16s(words: &mut [i16]) {
 }
 
 /// Bytes below which a slice is zeroed element by element.
+#[cfg(target_arch = "x86_64")]
 const SHORT: usize = 256;
 
 /// Only for the integer types above: the vector path views them as registers.
