@@ -214,11 +214,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + 16);
-        out.extend_from_slice(plaintext);
-        let tag = self.encrypt_detached(nonce, aad, &mut out)?;
-        out.extend_from_slice(&tag);
-        Ok(out)
+        crate::modes::seal_to_vec(plaintext, |buf| self.encrypt_detached(nonce, aad, buf))
     }
 
     /// Checks and decrypts ciphertext followed by a 16-byte tag.
@@ -229,10 +225,9 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         aad: &[u8],
         sealed: &[u8],
     ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let split = sealed.len().checked_sub(16).ok_or(Error::InvalidLength)?;
-        let mut out = sealed[..split].to_vec();
-        self.decrypt_detached(nonce, aad, &mut out, &sealed[split..])?;
-        Ok(out)
+        crate::modes::open_to_vec(sealed, |buf, tag| {
+            self.decrypt_detached(nonce, aad, buf, tag)
+        })
     }
 }
 

@@ -298,6 +298,33 @@ pub(crate) fn ctr_apply_counting<K: BlockKernel>(
     crate::wipe::bytes(&mut ks);
 }
 
+/// The AEADs' `seal`: the plaintext copied out, sealed in place by `detached`, and its
+/// 16-byte tag appended.
+#[cfg(feature = "alloc")]
+pub(crate) fn seal_to_vec(
+    plaintext: &[u8],
+    detached: impl FnOnce(&mut [u8]) -> Result<[u8; 16], Error>,
+) -> Result<alloc::vec::Vec<u8>, Error> {
+    let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + 16);
+    out.extend_from_slice(plaintext);
+    let tag = detached(&mut out)?;
+    out.extend_from_slice(&tag);
+    Ok(out)
+}
+
+/// The AEADs' `open`: the ciphertext before the last 16 bytes copied out and opened in place
+/// by `detached` with those bytes as the tag.
+#[cfg(feature = "alloc")]
+pub(crate) fn open_to_vec(
+    sealed: &[u8],
+    detached: impl FnOnce(&mut [u8], &[u8]) -> Result<(), Error>,
+) -> Result<alloc::vec::Vec<u8>, Error> {
+    let split = sealed.len().checked_sub(16).ok_or(Error::InvalidLength)?;
+    let mut out = sealed[..split].to_vec();
+    detached(&mut out, &sealed[split..])?;
+    Ok(out)
+}
+
 /// Writes `counter`, `counter + 1`, ... into the blocks of `ks` and leaves `counter` at the
 /// next value; only its last `low` bytes (at most 32) count, wrapping on their own. They are
 /// two 128-bit words here, so that each step is an add with carry rather than a loop over
