@@ -9,7 +9,7 @@ use cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
-use vecrypt::modes::{BlockKernel, BlockModes, gost};
+use vecrypt::modes::{BlockKernel, BlockModes, Gcm, GcmCipher, gost};
 use vecrypt::registry::{self, CipherInfo};
 use vecrypt::ublock::{Ublock, Ublock128_128, Ublock128_256, Ublock256_256, Variant};
 use vecrypt::{Backend, Error};
@@ -119,6 +119,7 @@ pub fn of_family(family: &str) -> Vec<Case> {
         }
     };
     const MODES: &str = "ecb, cbc, ctr, multi-key ecb and cbc, one block by the cipher traits";
+    const GCM: &str = "gcm seal, open, reject";
     match family {
         "ublock" => {
             add(
@@ -126,6 +127,12 @@ pub fn of_family(family: &str) -> Vec<Case> {
                 Ublock128_128::backends(),
                 MODES,
                 |b| registered::<Ublock128_128>("ublock-128-128", b),
+            );
+            add(
+                "ublock-128-128 gcm".into(),
+                Ublock128_128::backends(),
+                GCM,
+                |b| block_gcm::<Ublock128_128>(16, b),
             );
             add(
                 "ublock-128-256".into(),
@@ -164,6 +171,9 @@ pub fn of_family(family: &str) -> Vec<Case> {
                 "GOST ctr, ofb, cbc, cfb, mac; ctr-acpkm, omac-acpkm; mgm seal, open, reject",
                 kuznyechik_modes,
             );
+            add("kuznyechik gcm".into(), Kuznyechik::backends(), GCM, |b| {
+                block_gcm::<Kuznyechik>(32, b)
+            });
         }
         "aes" => {
             const AES: &str = "ctr32, gcm seal, open, reject, cmac, verify, reject, xts";
@@ -420,6 +430,36 @@ fn kuznyechik_modes(backend: Backend) -> Outcome {
         match mgm.decrypt_detached(&nonce, &ad, &mut buf, &bad) {
             Err(Error::AuthenticationFailed) => same("mgm rejected", &mut buf, &ct)?,
             _ => return Err("mgm accepted an altered tag".into()),
+        }
+    }
+    Ok(())
+}
+
+/// GCM over a 128-bit cipher of the crate (the generic `Gcm`), with a secret key and message.
+fn block_gcm<C: GcmCipher>(key_len: usize, backend: Backend) -> Outcome {
+    let key = secret(6, key_len);
+    let gcm = Gcm::<C>::with_backend(&key, backend).map_err(lib("gcm key"))?;
+    for (i, &len) in LENGTHS.iter().enumerate() {
+        let seed = 600 + 10 * i as u64;
+        let pt = bytes(seed, len);
+        let nonce = bytes(seed + 1, 12);
+        let aad = bytes(seed + 2, len % 29);
+        let mut buf = secret_copy(&pt);
+        let mut tag = gcm
+            .encrypt_detached(&nonce, &aad, &mut buf)
+            .map_err(lib("gcm"))?;
+        memcheck::public(&mut buf);
+        memcheck::public(&mut tag);
+        let ct = buf.clone();
+        gcm.decrypt_detached(&nonce, &aad, &mut buf, &tag)
+            .map_err(lib("gcm open"))?;
+        same("gcm", &mut buf, &pt)?;
+        let mut buf = ct.clone();
+        let mut bad = tag;
+        bad[7] ^= 4;
+        match gcm.decrypt_detached(&nonce, &aad, &mut buf, &bad) {
+            Err(Error::AuthenticationFailed) => same("gcm rejected", &mut buf, &ct)?,
+            _ => return Err("gcm accepted an altered tag".into()),
         }
     }
     Ok(())
