@@ -25,6 +25,27 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
+    /// Seal and open rows of one AEAD, through [`aead_rows`].
+    fn aead(
+        &mut self,
+        mode: &'static str,
+        seal: &dyn Fn(&mut [u8]) -> [u8; 16],
+        open: &dyn Fn(&mut [u8], &[u8; 16]) -> bool,
+    ) {
+        let rows = aead_rows(
+            self.plan,
+            &AeadUnderTest {
+                algorithm: self.algorithm,
+                mode,
+                backend: &self.backend,
+                seal,
+                open,
+            },
+            self.progress,
+        );
+        self.rows.extend(rows);
+    }
+
     /// Times `f` over a buffer of each size and adds one row per size.
     fn both_sizes(
         &mut self,
@@ -137,18 +158,11 @@ fn gost_rows<T: NamedCipher>(sink: &mut Sink, c: &T) {
 fn gcm_rows<T: GcmCipher>(sink: &mut Sink, c: T) {
     let gcm = Gcm::<T>::from_cipher(c);
     let nonce = [0x11u8; 12];
-    let rows = aead_rows(
-        sink.plan,
-        &AeadUnderTest {
-            algorithm: sink.algorithm,
-            mode: "gcm",
-            backend: &sink.backend,
-            seal: &|b| gcm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
-            open: &|b, tag| gcm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
-        },
-        sink.progress,
+    sink.aead(
+        "gcm",
+        &|b| gcm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
+        &|b, tag| gcm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
     );
-    sink.rows.extend(rows);
 }
 
 fn keyed<T: NamedCipher>(backend: Backend) -> Option<T> {
@@ -169,18 +183,11 @@ fn kuznyechik_rows(sink: &mut Sink, backend: Backend) {
     });
     let mgm = KuznyechikMgm::new(c.clone());
     let nonce = [0x11u8; 16];
-    let rows = aead_rows(
-        sink.plan,
-        &AeadUnderTest {
-            algorithm: sink.algorithm,
-            mode: "mgm",
-            backend: &sink.backend,
-            seal: &|b| mgm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
-            open: &|b, tag| mgm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
-        },
-        sink.progress,
+    sink.aead(
+        "mgm",
+        &|b| mgm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
+        &|b, tag| mgm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
     );
-    sink.rows.extend(rows);
 }
 
 fn aes_rows<K: KeySize>(sink: &mut Sink, backend: Backend) {
@@ -205,18 +212,11 @@ fn aes_rows<K: KeySize>(sink: &mut Sink, backend: Backend) {
     }
     if let Ok(gcm) = AesGcm::<K>::with_backend(&key, backend) {
         let nonce = [0x24u8; 12];
-        let rows = aead_rows(
-            sink.plan,
-            &AeadUnderTest {
-                algorithm: sink.algorithm,
-                mode: "gcm",
-                backend: &sink.backend,
-                seal: &|b| gcm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
-                open: &|b, tag| gcm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
-            },
-            sink.progress,
+        sink.aead(
+            "gcm",
+            &|b| gcm.encrypt_detached(&nonce, &[], b).expect("valid nonce"),
+            &|b, tag| gcm.decrypt_detached(&nonce, &[], b, tag).is_ok(),
         );
-        sink.rows.extend(rows);
     }
 }
 
