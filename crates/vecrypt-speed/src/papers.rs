@@ -4,7 +4,7 @@
 
 use vecrypt::Backend;
 use vecrypt::aes::{Aes, K128};
-use vecrypt::aigis::ParamSet;
+use vecrypt::aigis::{self, Aigis, HashMode, KernelPart, ParamSet, Params, Set2};
 use vecrypt::kuznyechik::Kuznyechik;
 use vecrypt::modes::{BlockModes, MultiKey};
 use vecrypt::ublock::{Ublock, V128_128, V128_256, V256_256, Variant};
@@ -269,13 +269,141 @@ fn print_ublock(rows: &[SpeedRow]) {
     }
 }
 
+/// The set of the paper's tables; its type, [`Set2`], gives the per-function sizes.
 const AIGIS_SET: ParamSet = ParamSet::Aigis2;
+
+/// Runs of a function per timed call in the per-function rows.
+const PART_RUNS: u32 = 16;
+
+/// The mode column of the per-function rows: the hash mode the function ran in.
+fn part_mode(mode: HashMode) -> &'static str {
+    match mode {
+        HashMode::Shake => "function-shake",
+        HashMode::Sm3 => "function-sm3",
+    }
+}
 
 fn aigis_rows(plan: &Plan, rows: &mut Vec<SpeedRow>, progress: &mut dyn FnMut(&str)) {
     let only = |n: &str| n == crate::aigis::set_name(AIGIS_SET);
     rows.extend(crate::aigis_rows(plan, &only, &mut || {
         progress("aigis-enc-2")
     }));
+    let algorithm = crate::aigis::set_name(AIGIS_SET);
+    for backend in aigis::backends() {
+        if !plan.wants(backend) {
+            continue;
+        }
+        for part in KernelPart::ALL {
+            let modes: &[HashMode] = if part.hashes() {
+                &[HashMode::Shake, HashMode::Sm3]
+            } else {
+                &[HashMode::Shake]
+            };
+            for &mode in modes {
+                let Ok(kem) = Aigis::with_backend(AIGIS_SET, mode, backend) else {
+                    continue;
+                };
+                let ns = time_per_call(plan.budget, || {
+                    std::hint::black_box(kem.run_kernel_part(part, PART_RUNS));
+                }) / f64::from(PART_RUNS);
+                rows.push(SpeedRow::measured(
+                    &algorithm,
+                    backend.name(),
+                    false,
+                    1,
+                    part_mode(mode),
+                    part.name(),
+                    "-",
+                    0,
+                    ns,
+                ));
+                progress("aigis-enc-2 functions");
+            }
+        }
+    }
+}
+
+/// The per-function table: cycles of one call of each function, per backend.
+fn print_aigis_functions(rows: &[SpeedRow]) {
+    let mut backends: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.mode.starts_with("function-")) {
+        if !backends.contains(&r.backend.as_str()) {
+            backends.push(&r.backend);
+        }
+    }
+    if backends.is_empty() {
+        return;
+    }
+    println!();
+    println!(
+        "Per function, as the paper's Table 1: cycles of one call on this machine (k = {}, d_u = {})",
+        Set2::K,
+        Set2::D_U
+    );
+    print!("{:<52}", "function");
+    for b in &backends {
+        print!(" {b:>9}");
+    }
+    println!();
+    let k = Set2::K;
+    let lines: [(KernelPart, HashMode, String); 9] = [
+        (
+            KernelPart::Ntt,
+            HashMode::Shake,
+            "NTT, one polynomial".into(),
+        ),
+        (
+            KernelPart::InvNtt,
+            HashMode::Shake,
+            "inverse NTT, one polynomial".into(),
+        ),
+        (
+            KernelPart::Product,
+            HashMode::Shake,
+            format!("product row: {k} pointwise products, summed"),
+        ),
+        (
+            KernelPart::Matrix,
+            HashMode::Shake,
+            format!("matrix A, SHAKE-128 ({} polynomials)", k * k),
+        ),
+        (
+            KernelPart::Matrix,
+            HashMode::Sm3,
+            format!("matrix A, SM3 ({} polynomials)", k * k),
+        ),
+        (
+            KernelPart::Noise,
+            HashMode::Shake,
+            format!("noise of keygen, SHAKE-256 ({} polynomials)", 2 * k),
+        ),
+        (
+            KernelPart::Noise,
+            HashMode::Sm3,
+            format!("noise of keygen, SM3 ({} polynomials)", 2 * k),
+        ),
+        (
+            KernelPart::Compress,
+            HashMode::Shake,
+            "compress, one polynomial".into(),
+        ),
+        (
+            KernelPart::Decompress,
+            HashMode::Shake,
+            "decompress, one polynomial".into(),
+        ),
+    ];
+    for (part, mode, label) in lines {
+        print!("{label:<52}");
+        for b in &backends {
+            let v = find(rows, |r| {
+                r.backend == *b && r.mode == part_mode(mode) && r.direction == part.name()
+            })
+            .and_then(|r| r.cycles_per_op);
+            print!(" {:>9}", cell(v, 0));
+        }
+        println!();
+    }
 }
 
 fn kcycles(v: Option<f64>) -> String {
@@ -334,6 +462,7 @@ fn print_aigis(rows: &[SpeedRow]) {
     }
     published("ML-KEM-768, pq-crystals AVX2", MLKEM768_AVX2);
     published("ML-KEM-768, reference C", MLKEM768_REF);
+    print_aigis_functions(rows);
     println!();
     println!(
         "The paper's AVX2 code: {AIGIS_PAPER_AVX2_GAIN} over the original AVX2 code (neither public)."

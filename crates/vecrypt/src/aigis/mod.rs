@@ -47,6 +47,8 @@ mod kem_traits;
 mod no_kernels;
 mod ntt;
 mod params;
+#[cfg(feature = "kernel-parts")]
+mod parts;
 mod poly;
 mod reduce;
 mod sampling;
@@ -76,6 +78,8 @@ pub use kem_traits::{
     AigisEnc, DecapsulationKey, EncapsulationKey, HashFamily, Shake, Sm3, TypedSet,
 };
 pub use params::{Params, Set1, Set2, Set3, Set4};
+#[cfg(feature = "kernel-parts")]
+pub use parts::KernelPart;
 
 /// A 32-byte shared secret that wipes itself (volatile stores, through `zeroize`) when
 /// dropped. It dereferences to `[u8; 32]`: use `&*ss` or `ss.as_slice()` for the bytes, and
@@ -310,6 +314,14 @@ impl Aigis {
             ct,
         )))
     }
+
+    /// Runs one function of the scheme ([`KernelPart`]) `iterations` times on this
+    /// backend, on fixed inputs of this set and hash mode, to time how an operation's cost
+    /// splits. Returns a fingerprint of the last result, the same on every backend.
+    #[cfg(feature = "kernel-parts")]
+    pub fn run_kernel_part(&self, part: KernelPart, iterations: u32) -> u32 {
+        dispatch::kernel_part(self.set, self.mode, self.backend, part, iterations)
+    }
 }
 
 /// From (set, backend) to the one monomorphised function that does the whole operation.
@@ -347,6 +359,30 @@ mod dispatch {
         ct: &[u8],
     ) -> [u8; 32] {
         by_set!(set, decapsulate_p, mode, b, sk, ct)
+    }
+
+    #[cfg(feature = "kernel-parts")]
+    pub fn kernel_part(
+        set: ParamSet,
+        mode: HashMode,
+        b: Backend,
+        part: KernelPart,
+        iterations: u32,
+    ) -> u32 {
+        by_set!(set, kernel_part_p, mode, b, part, iterations)
+    }
+
+    #[cfg(feature = "kernel-parts")]
+    fn kernel_part_p<P: Params>(
+        mode: HashMode,
+        b: Backend,
+        part: KernelPart,
+        iterations: u32,
+    ) -> u32 {
+        if let Some(f) = super::native::kernel_part::<P>(b, mode, part, iterations) {
+            return f;
+        }
+        super::parts::run::<P, Soft>(Soft, mode, part, iterations)
     }
 
     fn keypair_p<P: Params>(

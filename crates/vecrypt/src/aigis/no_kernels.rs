@@ -63,3 +63,13 @@ pub(super) fn compact_decapsulate<P: Params>(
 ) -> Option<[u8; 32]> {
     None
 }
+
+#[cfg(feature = "kernel-parts")]
+pub(super) fn kernel_part<P: Params>(
+    _: Backend,
+    _: HashMode,
+    _: super::parts::KernelPart,
+    _: u32,
+) -> Option<u32> {
+    None
+}

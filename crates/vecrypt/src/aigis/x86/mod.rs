@@ -14,6 +14,8 @@ mod avx2;
 mod avx512;
 mod avx512_ntt;
 mod keccak;
+#[cfg(feature = "kernel-parts")]
+mod parts;
 mod sm3;
 #[cfg(test)]
 pub(super) mod stack;
@@ -67,6 +69,22 @@ pub(super) fn decapsulate<P: Params>(
     match b {
         Backend::Avx512 => avx512::decapsulate::<P>(mode, sk, ct),
         Backend::Avx2 => avx2::decapsulate::<P>(mode, sk, ct),
+        _ => None,
+    }
+}
+
+/// One function of the scheme on the backend's kernels, repeated; `None` on backends
+/// without kernels here.
+#[cfg(feature = "kernel-parts")]
+pub(super) fn kernel_part<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    part: super::parts::KernelPart,
+    iterations: u32,
+) -> Option<u32> {
+    match b {
+        Backend::Avx512 => parts::on_avx512::<P>(mode, part, iterations),
+        Backend::Avx2 => parts::on_avx2::<P>(mode, part, iterations),
         _ => None,
     }
 }
