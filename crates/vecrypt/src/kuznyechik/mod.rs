@@ -251,10 +251,14 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter)
-            && self.kernels.ctr(&self.rk, c, buf)
-        {
-            return;
+        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
+            if self.kernels.ctr(&self.rk, c, buf) {
+                return;
+            }
+            #[cfg(feature = "table-backends")]
+            if self.backend == Backend::TableLeaky {
+                return table_leaky::ctr(&self.rk, c, buf);
+            }
         }
         crate::modes::ctr_apply_batched(self, counter, buf);
     }
