@@ -1,9 +1,11 @@
 //! `vecrypt cipher aes-*` and `vecrypt aes ...` as scripts drive them, on published vectors.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn vecrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    common::vecrypt_command()
         .args(args)
         .output()
         .expect("the binary runs")

@@ -1,10 +1,12 @@
 //! The `vecrypt` binary as scripts drive it.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn vecrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    common::vecrypt_command()
         .args(args)
         .output()
         .expect("the binary runs")
@@ -260,7 +262,7 @@ fn ctr_takes_any_length_including_zero() {
 
 #[test]
 fn environment_forces_the_backend() {
-    let out = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    let out = common::vecrypt_command()
         .env("VECRYPT_BACKEND", "soft")
         .arg("info")
         .output()
@@ -296,7 +298,7 @@ fn environment_refuses_unknown_and_table_backends() {
                 P128,
             ],
         ] {
-            let out = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+            let out = common::vecrypt_command()
                 .env("VECRYPT_BACKEND", value)
                 .args(args)
                 .output()
@@ -353,7 +355,7 @@ fn info_and_speed_json() {
 fn a_reader_that_leaves_early_causes_no_panic() {
     use std::io::Read;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    let mut child = common::vecrypt_command()
         .args(["kat", "aigis-enc-2"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,9 +1,11 @@
 //! Kuznyechik through the `vecrypt` binary: the GOST R 34.13, MGM and ACPKM examples.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn vecrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    common::vecrypt_command()
         .args(args)
         .output()
         .expect("the binary runs")
@@ -47,7 +49,7 @@ fn cipher_command_ctr_takes_the_gost_half_block_iv() {
         assert_eq!(out, CTR);
     }
     // The table-driven backend is not constant time: the command never offers it.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    let out = common::vecrypt_command()
         .args([
             "cipher",
             "kuznyechik",

@@ -1,23 +1,25 @@
 //! `vecrypt keygen`, `seal` and `open`, and the safety of every output file.
 
+mod common;
+
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 const HEADER: usize = 28; // a key-file stream's header
 const CHUNK: usize = 65536;
 const STORED: usize = CHUNK + 16;
 
 fn vecrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    common::vecrypt_command()
         .args(args)
         .output()
         .expect("the binary runs")
 }
 
 fn with_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    let mut child = common::vecrypt_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -388,7 +390,7 @@ fn key_env_and_hex_key_files_open_what_keygen_files_seal() {
     let hex = line.trim().rsplit(' ').next().unwrap().to_string();
     let sealed = seal_key(&d, &key, b"env", "aes-256-gcm");
     let input = d.write("c", &sealed);
-    let out = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    let out = common::vecrypt_command()
         .args(["open", "--key-env", "VECRYPT_TEST_KEY", "--in", &input])
         .env("VECRYPT_TEST_KEY", &hex)
         .output()
@@ -839,7 +841,7 @@ fn raw_commands_take_key_file_and_key_env_and_ad() {
     ];
     let via_file = ok(&[&base[..], &["--key-file", &kf]].concat());
     assert_eq!(String::from_utf8(via_file.stdout).unwrap().trim(), want);
-    let via_env = Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    let via_env = common::vecrypt_command()
         .args(base)
         .args(["--key-env", "K"])
         .env("K", key)

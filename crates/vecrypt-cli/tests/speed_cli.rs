@@ -1,10 +1,12 @@
 //! `vecrypt speed`: every mode, the Aigis-enc rows, `--paper`, `--svg` and `info`, on one
 //! backend with 1 ms samples so that each test takes seconds.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn vecrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecrypt"))
+    common::vecrypt_command()
         .args(args)
         .output()
         .expect("the binary runs")
