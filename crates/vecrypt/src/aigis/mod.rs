@@ -41,6 +41,7 @@ pub mod compact;
 mod compress;
 mod hash;
 mod indcpa;
+pub mod kat;
 mod kem;
 mod kem_traits;
 #[cfg(not(target_arch = "x86_64"))]

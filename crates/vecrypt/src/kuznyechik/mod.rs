@@ -251,16 +251,17 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        if let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) {
-            if self.kernels.ctr(&self.rk, c, buf) {
-                return;
-            }
-            #[cfg(feature = "table-backends")]
-            if self.backend == Backend::TableLeaky {
-                return table_leaky::ctr(&self.rk, c, buf);
-            }
+        let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) else {
+            return crate::modes::ctr_apply_batched(self, counter, buf);
+        };
+        if self.kernels.ctr(&self.rk, c, buf) {
+            return;
         }
-        crate::modes::ctr_apply_batched(self, counter, buf);
+        #[cfg(feature = "table-backends")]
+        if self.backend == Backend::TableLeaky {
+            return table_leaky::ctr(&self.rk, c, buf);
+        }
+        crate::modes::ctr_apply_batched(self, c, buf);
     }
 
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
