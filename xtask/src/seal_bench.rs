@@ -3,7 +3,8 @@
 //! `openssl enc -aes-256-ctr` of the same file, round after round so that a noisy machine
 //! disturbs all three alike, and prints the medians and the ratios; then the library's
 //! AES-256-GCM speed on 64 KiB messages from `vecrypt speed`, times the cores, as the bound
-//! the file commands could reach.
+//! the file commands could reach if files cost nothing; and the file system's own speed on
+//! the same file (`dd` reading it, and copying it with `conv=fsync`) against that bound.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -131,6 +132,9 @@ fn rounds(o: &Options, vecrypt: &Path, dir: &Path) -> Result<bool, String> {
     let key_hex = "42".repeat(32);
     let iv_hex = "24".repeat(16);
     let (mut seal, mut open, mut ctr) = (Vec::new(), Vec::new(), Vec::new());
+    // What the file system alone allows: reading the input, and copying it to a new file
+    // made durable as `seal` and `open` make theirs.
+    let (mut read, mut copy) = (Vec::new(), Vec::new());
     // Page-cache warm-up of the input, and of every binary.
     fs::read(p("plain")).map_err(|e| e.to_string())?;
     for round in 0..=o.rounds {
@@ -162,7 +166,22 @@ fn rounds(o: &Options, vecrypt: &Path, dir: &Path) -> Result<bool, String> {
             )?),
             None => None,
         };
+        let rd = timed(
+            Command::new("dd")
+                .stderr(Stdio::null())
+                .args(["bs=1M", "of=/dev/null"])
+                .arg(format!("if={}", p("plain").display())),
+        )?;
+        let cp = timed(
+            Command::new("dd")
+                .stderr(Stdio::null())
+                .args(["bs=1M", "conv=fsync"])
+                .arg(format!("if={}", p("plain").display()))
+                .arg(format!("of={}", p("copy").display())),
+        )?;
         if round > 0 {
+            read.push(rd);
+            copy.push(cp);
             seal.push(s);
             open.push(op);
             ctr.extend(c);
@@ -214,6 +233,13 @@ fn rounds(o: &Options, vecrypt: &Path, dir: &Path) -> Result<bool, String> {
         "  library AES-256-GCM {gcm:.0} MB/s x {cores} cores = {bound:.0} MB/s: seal at {:.0}%, open at {:.0}% (target 80%)",
         100.0 * mb / s / bound,
         100.0 * mb / op / bound
+    );
+    let (rd, cp) = (mb / median(read), mb / median(copy));
+    println!(
+        "  the file system alone: reading the input {rd:.0} MB/s ({:.0}% of that bound), \
+copying it to a new synced file {cp:.0} MB/s ({:.0}%)",
+        100.0 * rd / bound,
+        100.0 * cp / bound
     );
     Ok(true)
 }
