@@ -217,7 +217,8 @@ macro_rules! sm3_lanes {
         /// padded one-block message BE32(c) ‖ ...; its counter blocks c = 0 ..
         /// `counts[t]` go to `out[t stride + 32 c ..]`. `hashes[i].1 = SM3(BE32(0) ‖
         /// hashes[i].0)`, each hash one lane for its whole length, started first so that
-        /// the counter blocks fill the other lanes around them.
+        /// the counter blocks fill the other lanes around them; hashes longer than
+        /// `max_hash_blocks` blocks are left to the caller.
         #[kernel($kernel)]
         pub fn sm3_tasks(
             templates: &[[u8; $crate::aigis::x86::sm3::BLOCK]],
@@ -225,6 +226,7 @@ macro_rules! sm3_lanes {
             stride: usize,
             out: &mut [u8],
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+            max_hash_blocks: usize,
         ) {
             use $crate::aigis::x86::avx2::{Sm3Job, sm3_hash_block, sm3_hash_blocks};
             use $crate::aigis::x86::sm3::{BLOCK, IV};
@@ -241,6 +243,11 @@ macro_rules! sm3_lanes {
                 for l in 0..$w {
                     let carry_on = matches!(jobs[l], Sm3Job::Hash { step, blocks, .. } if step < blocks);
                     if !carry_on {
+                        while next_hash < hashes.len()
+                            && sm3_hash_blocks(hashes[next_hash].0.len()) > max_hash_blocks
+                        {
+                            next_hash += 1;
+                        }
                         jobs[l] = if next_hash < hashes.len() {
                             next_hash += 1;
                             Sm3Job::Hash {
@@ -314,6 +321,7 @@ macro_rules! sm3_lanes {
             out: &mut [Poly],
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
         ) {
+            use $crate::aigis::x86::avx2::sm3_hash_blocks;
             use $crate::aigis::x86::sm3::{BLOCK, padded_counter_block};
             const BLOCKS: usize = HashMode::Sm3.xof_first_blocks();
             const BYTES: usize = BLOCKS * SM3_RATE;
@@ -324,7 +332,15 @@ macro_rules! sm3_lanes {
             let counts = [BLOCKS; MAX_K * MAX_K];
             let mut bufs = [0u8; MAX_K * MAX_K * BYTES];
             let n = jobs.len();
-            sm3_tasks(&templates[..n], &counts[..n], BYTES, &mut bufs, hashes);
+            // A hash longer than the counter blocks' own steps would keep the other lanes
+            // waiting: it runs on the one-lane code instead.
+            let steps = (n * BLOCKS).div_ceil($w);
+            for (input, h) in hashes.iter_mut() {
+                if sm3_hash_blocks(input.len()) > steps {
+                    **h = $crate::aigis::hash::sm3_counter_block(0, &[input]);
+                }
+            }
+            sm3_tasks(&templates[..n], &counts[..n], BYTES, &mut bufs, hashes, steps);
             for (&(x, y, at), buf) in jobs.iter().zip(bufs.chunks_exact(BYTES)) {
                 if !$parse(buf, &mut out[at]) {
                     parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
@@ -347,7 +363,7 @@ macro_rules! sm3_lanes {
             }
             let mut bufs = [0u8; MAX_NOISE * STRIDE];
             let n = etas.len();
-            sm3_tasks(&templates[..n], &counts[..n], STRIDE, &mut bufs, &mut []);
+            sm3_tasks(&templates[..n], &counts[..n], STRIDE, &mut bufs, &mut [], 0);
             for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.chunks_exact(STRIDE)) {
                 $crate::aigis::x86::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
             }
