@@ -169,7 +169,11 @@ impl ParamSet {
 pub(crate) const CANDIDATES: &[Candidate] = &[
     Candidate::new(
         Backend::Avx512,
-        &[kernels::AIGIS_AVX512, kernels::AIGIS_KECCAK_AVX512],
+        &[
+            kernels::AIGIS_AVX512,
+            kernels::AIGIS_KECCAK_AVX512,
+            kernels::AIGIS_SM3_AVX512,
+        ],
     ),
     Candidate::new(
         Backend::Avx2,

@@ -10,7 +10,7 @@ use super::arith::{Arith, Matrix};
 use super::avx2::{self, lane_sampling, matrix_jobs, row_jobs};
 use super::avx512_ntt;
 use super::cbd::noise_bytes;
-use super::hash::{HashMode, KeccakF, SHAKE128_RATE, SHAKE256_RATE};
+use super::hash::{HashMode, KeccakF, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
 use super::kem;
 use super::params::{MAX_K, Params, SEED_BYTES};
 
@@ -22,6 +22,12 @@ use super::soft::Soft;
 use crate::cpu::{kernel, kernels};
 
 lane_sampling!(8, AIGIS_LANES_AVX512, parse_vbmi);
+avx2::sm3_lanes!(
+    16,
+    AIGIS_LANES_AVX512,
+    super::sm3_x16::compress_x16,
+    parse_vbmi
+);
 
 /// The four-lane Keccak (AVX-512VL form) for matrix remainders and rows, with the AVX-512
 /// rejection sampling (its noise half is not used: the noise always fills eight lanes well
@@ -225,7 +231,7 @@ impl Arith for Avx512 {
         let (jobs, n) = matrix_jobs(k, transposed);
         if mode == HashMode::Sm3 {
             // SAFETY: `self` proves the features, as for `ntt`.
-            return unsafe { avx2::gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()) };
+            return unsafe { gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut(), &mut []) };
         }
         // A remainder of one entry (k = 3: 8 + 1) is cheaper on the scalar Keccak, and one
         // of two to four on four lanes, than on a mostly idle eight-lane permutation.
@@ -273,7 +279,7 @@ impl Arith for Avx512 {
             // SAFETY: `self` proves the features, as for `ntt`.
             HashMode::Shake => unsafe { noise_shake(seed, etas, out) },
             // SAFETY: `self` proves the features, as for `ntt`.
-            HashMode::Sm3 => unsafe { avx2::noise_sm3(seed, etas, out) },
+            HashMode::Sm3 => unsafe { noise_sm3(seed, etas, out) },
         }
     }
 

@@ -4,7 +4,7 @@
 //!   registers, and the entry points of the AVX2 backend (the whole KEM and the compact one);
 //! - `avx512.rs`, `avx512_ntt.rs`: the AVX-512 backend's NTT and products on 512-bit
 //!   registers, VBMI parsing and unpacking, over the AVX2 code for the rest;
-//! - `keccak.rs`: Keccak-f\[1600\] on four and eight lanes; `sm3.rs`: SM3 on eight lanes;
+//! - `keccak.rs`: Keccak-f\[1600\] on four and eight lanes; `sm3.rs`: SM3 on eight lanes, `sm3_x16.rs` on sixteen;
 //! - `stack.rs`: the compact mode's stack measurement, for its tests.
 //!
 //! Every function here returns `false` (or `None`) when it did nothing, and the front then
@@ -17,13 +17,12 @@ mod keccak;
 #[cfg(feature = "kernel-parts")]
 mod parts;
 mod sm3;
+mod sm3_x16;
 #[cfg(test)]
 pub(super) mod stack;
 
 // The portable code the kernels build on, under the names they use.
-use super::{
-    arith, cbd, compact, compress, hash, indcpa, kem, ntt, params, poly, reduce, sampling, soft,
-};
+use super::{arith, cbd, compact, compress, hash, kem, ntt, params, poly, reduce, sampling, soft};
 
 use super::hash::HashMode;
 use super::params::Params;

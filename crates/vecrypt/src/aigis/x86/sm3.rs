@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 
 use crate::cpu::kernel;
 /// The initial chaining value.
-const IV: [u32; 8] = [
+pub const IV: [u32; 8] = [
     0x7380_166f,
     0x4914_b2b9,
     0x1724_42d7,
@@ -22,7 +22,7 @@ const IV: [u32; 8] = [
 ];
 
 /// T_j rotated left by j mod 32, as each round adds it.
-const T_ROTATED: [u32; 64] = {
+pub const T_ROTATED: [u32; 64] = {
     let mut t = [0u32; 64];
     let mut j = 0;
     while j < 64 {
@@ -80,27 +80,72 @@ fn round(s: &mut [__m256i; 8], t: u32, w: __m256i, w4: __m256i, ff: __m256i, gg:
     *s = [tt1, a, rotl!(b, 9), c, p0(tt2), e, rotl!(f, 19), g];
 }
 
-/// The compression function on eight chaining values and eight blocks.
+/// Eight rows of eight words transposed: word i of row l to lane l of the result's i.
 #[kernel(AIGIS_SM3_AVX2)]
 #[inline]
-fn compress(v: &mut [__m256i; 8], blocks: &[&[u8]; 8]) {
-    let word = |l: usize, i: usize| {
-        let b = &blocks[l][4 * i..4 * i + 4];
-        u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as i32
-    };
-    let mut w = [_mm256_setzero_si256(); 68];
-    for (i, wi) in w.iter_mut().enumerate().take(16) {
-        *wi = _mm256_setr_epi32(
-            word(0, i),
-            word(1, i),
-            word(2, i),
-            word(3, i),
-            word(4, i),
-            word(5, i),
-            word(6, i),
-            word(7, i),
-        );
+fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
+    let mut t = [_mm256_setzero_si256(); 8];
+    for q in 0..2 {
+        let (a, b, c, d) = (r[4 * q], r[4 * q + 1], r[4 * q + 2], r[4 * q + 3]);
+        let ab_lo = _mm256_unpacklo_epi32(a, b);
+        let ab_hi = _mm256_unpackhi_epi32(a, b);
+        let cd_lo = _mm256_unpacklo_epi32(c, d);
+        let cd_hi = _mm256_unpackhi_epi32(c, d);
+        // t[4q + j], 128-bit lane k: word 4k + j of rows 4q .. 4q + 3.
+        t[4 * q] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
+        t[4 * q + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
+        t[4 * q + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
+        t[4 * q + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
     }
+    let mut w = [_mm256_setzero_si256(); 8];
+    for j in 0..4 {
+        w[j] = _mm256_permute2x128_si256::<0x20>(t[j], t[4 + j]);
+        w[4 + j] = _mm256_permute2x128_si256::<0x31>(t[j], t[4 + j]);
+    }
+    w
+}
+
+/// Eight compressions: lane l of the chaining values `state[0..8][l]` absorbs
+/// `blocks[l]`. The blocks are loaded as rows, byte-swapped and transposed in registers;
+/// the state is word-major so that a caller can set or read one lane with plain stores.
+#[kernel(AIGIS_SM3_AVX2)]
+#[inline]
+pub fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[[u8; BLOCK]; 8]) {
+    let swap = _mm256_setr_epi8(
+        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+        15, 14, 13, 12,
+    );
+    let half = |h: usize| -> [__m256i; 8] {
+        // SAFETY: each block is 64 readable bytes; the loads have no alignment requirement.
+        core::array::from_fn(|l| unsafe {
+            _mm256_shuffle_epi8(
+                _mm256_loadu_si256(blocks[l].as_ptr().add(32 * h).cast()),
+                swap,
+            )
+        })
+    };
+    let (lo, hi) = (transpose8(half(0)), transpose8(half(1)));
+    let mut w = [_mm256_setzero_si256(); 16];
+    w[..8].copy_from_slice(&lo);
+    w[8..].copy_from_slice(&hi);
+    // SAFETY: each row is 32 readable bytes; the load has no alignment requirement.
+    let mut v: [__m256i; 8] =
+        core::array::from_fn(|r| unsafe { _mm256_loadu_si256(state[r].as_ptr().cast()) });
+    compress_words(&mut v, &w);
+    for (row, vi) in state.iter_mut().zip(v) {
+        // SAFETY: each row is 32 writable bytes; the store has no alignment requirement.
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), vi) };
+    }
+    crate::wipe::set(&mut w, [_mm256_setzero_si256(); 16]);
+}
+
+/// The compression function on eight chaining values and the first sixteen message words
+/// of eight blocks (word i of block l in lane l of `first[i]`).
+#[kernel(AIGIS_SM3_AVX2)]
+#[inline]
+fn compress_words(v: &mut [__m256i; 8], first: &[__m256i; 16]) {
+    let mut w = [_mm256_setzero_si256(); 68];
+    w[..16].copy_from_slice(first);
     for j in 16..68 {
         let x = xor3(w[j - 16], w[j - 9], rotl!(w[j - 3], 15));
         w[j] = xor3(p1(x), rotl!(w[j - 13], 7), w[j - 6]);
@@ -129,27 +174,7 @@ fn compress(v: &mut [__m256i; 8], blocks: &[&[u8]; 8]) {
     for (vi, si) in v.iter_mut().zip(s) {
         *vi = _mm256_xor_si256(*vi, si);
     }
-}
-
-#[kernel(AIGIS_SM3_AVX2)]
-#[inline]
-fn initial() -> [__m256i; 8] {
-    IV.map(|x| _mm256_set1_epi32(x as i32))
-}
-
-#[kernel(AIGIS_SM3_AVX2)]
-#[inline]
-fn digests(v: &[__m256i; 8]) -> [[u8; 32]; 8] {
-    let mut out = [[0u8; 32]; 8];
-    for (r, vr) in v.iter().enumerate() {
-        let mut lanes = [0u32; 8];
-        // SAFETY: `lanes` is 32 writable bytes; the store has no alignment requirement.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *vr) };
-        for (o, l) in out.iter_mut().zip(lanes) {
-            o[4 * r..4 * r + 4].copy_from_slice(&l.to_be_bytes());
-        }
-    }
-    out
+    crate::wipe::set(&mut w, [_mm256_setzero_si256(); 68]);
 }
 
 /// The padded single block of a message of at most 55 bytes given as `BE32(counter) ‖ parts`.
@@ -168,46 +193,6 @@ pub fn padded_counter_block(counter: u32, parts: &[&[u8]]) -> [u8; BLOCK] {
     b
 }
 
-/// Eight SM3 digests of messages that are each one padded block.
-#[kernel(AIGIS_SM3_AVX2)]
-#[inline]
-pub fn digest_blocks_x8(blocks: &[[u8; BLOCK]; 8]) -> [[u8; 32]; 8] {
-    let mut v = initial();
-    compress(&mut v, &blocks.each_ref().map(|b| &b[..]));
-    digests(&v)
-}
-
-/// Eight SM3 digests of eight messages of one common length: the general form, which
-/// checks the compression function against the `sm3` crate on any length.
-#[cfg(test)]
-#[kernel(AIGIS_SM3_AVX2)]
-pub fn digest_x8(msgs: &[&[u8]; 8]) -> [[u8; 32]; 8] {
-    let len = msgs[0].len();
-    assert!(msgs.iter().all(|m| m.len() == len), "equal lengths");
-    let mut v = initial();
-    let whole = len / BLOCK;
-    for i in 0..whole {
-        compress(&mut v, &msgs.map(|m| &m[i * BLOCK..(i + 1) * BLOCK]));
-    }
-    // The tail, 0x80, zeros and the bit length fill one or two more blocks.
-    let rest = len - whole * BLOCK;
-    let tail_blocks = if rest < BLOCK - 8 { 1 } else { 2 };
-    let mut tails = [[0u8; 2 * BLOCK]; 8];
-    for (t, m) in tails.iter_mut().zip(msgs) {
-        t[..rest].copy_from_slice(&m[whole * BLOCK..]);
-        t[rest] = 0x80;
-        t[tail_blocks * BLOCK - 8..tail_blocks * BLOCK]
-            .copy_from_slice(&((len as u64) * 8).to_be_bytes());
-    }
-    for i in 0..tail_blocks {
-        compress(
-            &mut v,
-            &tails.each_ref().map(|t| &t[i * BLOCK..(i + 1) * BLOCK]),
-        );
-    }
-    digests(&v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +201,33 @@ mod tests {
 
     fn sm3(m: &[u8]) -> [u8; 32] {
         Sm3::digest(m).into()
+    }
+
+    /// Eight SM3 digests of eight messages of one common length, block by block.
+    fn digest_x8(msgs: &[&[u8]; 8]) -> [[u8; 32]; 8] {
+        let padded = msgs.map(|m| {
+            let mut p = m.to_vec();
+            p.push(0x80);
+            while p.len() % BLOCK != BLOCK - 8 {
+                p.push(0);
+            }
+            p.extend_from_slice(&((m.len() as u64) * 8).to_be_bytes());
+            p
+        });
+        let mut state = IV.map(|x| [x; 8]);
+        for i in 0..padded[0].len() / BLOCK {
+            let blocks: [[u8; BLOCK]; 8] =
+                core::array::from_fn(|l| padded[l][i * BLOCK..(i + 1) * BLOCK].try_into().unwrap());
+            // SAFETY: the callers check AVX2 first.
+            unsafe { compress_x8(&mut state, &blocks) };
+        }
+        core::array::from_fn(|l| {
+            let mut d = [0u8; 32];
+            for (r, row) in state.iter().enumerate() {
+                d[4 * r..4 * r + 4].copy_from_slice(&row[l].to_be_bytes());
+            }
+            d
+        })
     }
 
     #[test]
@@ -234,8 +246,7 @@ mod tests {
         for len in lengths {
             let msgs: Vec<Vec<u8>> = (0..8).map(|_| (0..len).map(|_| next()).collect()).collect();
             let refs: [&[u8]; 8] = core::array::from_fn(|l| &msgs[l][..]);
-            // SAFETY: AVX2 was checked above.
-            let got = unsafe { digest_x8(&refs) };
+            let got = digest_x8(&refs);
             for (l, m) in msgs.iter().enumerate() {
                 assert_eq!(got[l], sm3(m), "length {len}, lane {l}");
             }
@@ -248,15 +259,17 @@ mod tests {
             return;
         }
         let seed = [0x5au8; 32];
+        let mut state = IV.map(|x| [x; 8]);
         let blocks: [[u8; BLOCK]; 8] =
             core::array::from_fn(|l| padded_counter_block(l as u32 * 3, &[&seed, &[l as u8, 7]]));
         // SAFETY: AVX2 was checked above.
-        let got = unsafe { digest_blocks_x8(&blocks) };
-        for (l, g) in got.iter().enumerate() {
+        unsafe { compress_x8(&mut state, &blocks) };
+        for l in 0..8 {
             let mut m = (l as u32 * 3).to_be_bytes().to_vec();
             m.extend_from_slice(&seed);
             m.extend_from_slice(&[l as u8, 7]);
-            assert_eq!(*g, sm3(&m), "lane {l}");
+            let got: Vec<u8> = state.iter().flat_map(|row| row[l].to_be_bytes()).collect();
+            assert_eq!(got[..], sm3(&m)[..], "lane {l}");
         }
     }
 }

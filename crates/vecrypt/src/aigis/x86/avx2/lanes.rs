@@ -1,5 +1,5 @@
-//! Matrix and noise sampling over Keccak lanes (SHAKE mode) and eight SM3 lanes (SM3
-//! mode), and the jobs that spread matrix entries over the lanes.
+//! Matrix and noise sampling over Keccak lanes (SHAKE mode) and SM3 lanes (SM3 mode), and
+//! the jobs that spread matrix entries over the lanes.
 
 use super::*;
 
@@ -169,65 +169,212 @@ pub(crate) use lane_sampling;
 
 lane_sampling!(4, AIGIS_LANES_AVX2, parse_fast);
 
-/// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
-/// SM3(BE32(c) ‖ ρ ‖ x ‖ y) to `out[at]`. The first-squeeze blocks of all entries are
-/// independent, so they are hashed eight at a time across entries.
-#[kernel(AIGIS_LANES_AVX2)]
-pub fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &mut [Poly]) {
-    const BLOCKS: usize = HashMode::Sm3.xof_first_blocks();
-    let mut bufs = [[0u8; BLOCKS * SM3_RATE]; MAX_K * MAX_K];
-    let total = jobs.len() * BLOCKS;
-    for first in (0..total).step_by(8) {
-        // Lanes past the last task repeat it; their digests are dropped.
-        let blocks: [[u8; sm3::BLOCK]; 8] = core::array::from_fn(|l| {
-            let task = (first + l).min(total - 1);
-            let (x, y, _) = jobs[task / BLOCKS];
-            sm3::padded_counter_block((task % BLOCKS) as u32, &[rho, &[x, y]])
-        });
-        let digests = sm3::digest_blocks_x8(&blocks);
-        for (task, d) in (first..total).zip(digests.iter()) {
-            let at = (task % BLOCKS) * SM3_RATE;
-            bufs[task / BLOCKS][at..at + SM3_RATE].copy_from_slice(d);
-        }
+/// What one SM3 lane is doing: nothing, counter block `c` of template `t`, or block
+/// `step` of the `blocks`-block hash `i`.
+#[derive(Clone, Copy)]
+pub enum Sm3Job {
+    Idle,
+    Single {
+        t: usize,
+        c: usize,
+    },
+    Hash {
+        i: usize,
+        step: usize,
+        blocks: usize,
+    },
+}
+
+/// Blocks of SM3(BE32(0) ‖ data) for `len` bytes of data.
+#[inline(always)]
+pub const fn sm3_hash_blocks(len: usize) -> usize {
+    (4 + len + 9).div_ceil(sm3::BLOCK)
+}
+
+/// Block `i` of the padded message BE32(0) ‖ `data`. Branches only on lengths.
+#[inline(always)]
+pub fn sm3_hash_block(data: &[u8], i: usize, out: &mut [u8; sm3::BLOCK]) {
+    let len = 4 + data.len();
+    let start = i * sm3::BLOCK;
+    *out = [0; sm3::BLOCK];
+    let (from, to) = (start.max(4), (start + sm3::BLOCK).min(len));
+    if from < to {
+        out[from - start..to - start].copy_from_slice(&data[from - 4..to - 4]);
     }
-    for (&(x, y, at), buf) in jobs.iter().zip(bufs.iter()) {
-        if !parse_fast(buf, &mut out[at]) {
-            parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
-        }
+    if (start..start + sm3::BLOCK).contains(&len) {
+        out[len - start] = 0x80;
+    }
+    if i + 1 == sm3_hash_blocks(data.len()) {
+        out[sm3::BLOCK - 8..].copy_from_slice(&((len as u64) * 8).to_be_bytes());
     }
 }
 
-/// Noise polynomials with nonces 0, 1, ... in SM3 mode: every 32-byte counter block of
-/// every polynomial's PRF output is one task, eight tasks per multi-buffer SM3 call.
-#[kernel(AIGIS_LANES_AVX2)]
-pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
-    let mut bufs = [[0u8; noise_bytes(8)]; MAX_NOISE];
-    let mut tasks = [(0u8, 0u8); MAX_NOISE * noise_bytes(8) / SM3_RATE];
-    let mut total = 0;
-    for (i, &e) in etas.iter().enumerate() {
-        for c in 0..noise_bytes(e) / SM3_RATE {
-            tasks[total] = (i as u8, c as u8);
-            total += 1;
+/// The SM3 mode's matrix, noise and hashes on W lanes of `$compress`; instantiated for 8
+/// lanes (AVX2) here and 16 (AVX-512) in the AVX-512 backend.
+macro_rules! sm3_lanes {
+    ($w:literal, $kernel:ident, $compress:path, $parse:path) => {
+        /// SM3 counter blocks and hashes, W compressions at a time. Template `t` is a
+        /// padded one-block message BE32(c) ‖ ...; its counter blocks c = 0 ..
+        /// `counts[t]` go to `out[t stride + 32 c ..]`. `hashes[i].1 = SM3(BE32(0) ‖
+        /// hashes[i].0)`, each hash one lane for its whole length, started first so that
+        /// the counter blocks fill the other lanes around them; hashes longer than
+        /// `max_hash_blocks` blocks are left to the caller.
+        #[kernel($kernel)]
+        pub fn sm3_tasks(
+            templates: &[[u8; $crate::aigis::x86::sm3::BLOCK]],
+            counts: &[usize],
+            stride: usize,
+            out: &mut [u8],
+            hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+            max_hash_blocks: usize,
+        ) {
+            use $crate::aigis::x86::avx2::{Sm3Job, sm3_hash_block, sm3_hash_blocks};
+            use $crate::aigis::x86::sm3::{BLOCK, IV};
+            let mut state = [[0u32; $w]; 8];
+            let mut blocks = [[0u8; BLOCK]; $w];
+            let mut jobs = [Sm3Job::Idle; $w];
+            let mut next_hash = 0;
+            let (mut t, mut c) = (0, 0);
+            while t < counts.len() && counts[t] == 0 {
+                t += 1;
+            }
+            loop {
+                let mut busy = false;
+                for l in 0..$w {
+                    let carry_on = matches!(jobs[l], Sm3Job::Hash { step, blocks, .. } if step < blocks);
+                    if !carry_on {
+                        while next_hash < hashes.len()
+                            && sm3_hash_blocks(hashes[next_hash].0.len()) > max_hash_blocks
+                        {
+                            next_hash += 1;
+                        }
+                        jobs[l] = if next_hash < hashes.len() {
+                            next_hash += 1;
+                            Sm3Job::Hash {
+                                i: next_hash - 1,
+                                step: 0,
+                                blocks: sm3_hash_blocks(hashes[next_hash - 1].0.len()),
+                            }
+                        } else if t < counts.len() {
+                            let job = Sm3Job::Single { t, c };
+                            c += 1;
+                            while t < counts.len() && c >= counts[t] {
+                                t += 1;
+                                c = 0;
+                            }
+                            job
+                        } else {
+                            Sm3Job::Idle
+                        };
+                        for (row, iv) in state.iter_mut().zip(IV) {
+                            row[l] = iv;
+                        }
+                    }
+                    match jobs[l] {
+                        Sm3Job::Idle => {}
+                        Sm3Job::Single { t, c } => {
+                            busy = true;
+                            blocks[l] = templates[t];
+                            blocks[l][..4].copy_from_slice(&(c as u32).to_be_bytes());
+                        }
+                        Sm3Job::Hash { i, step, .. } => {
+                            busy = true;
+                            sm3_hash_block(hashes[i].0, step, &mut blocks[l]);
+                        }
+                    }
+                }
+                if !busy {
+                    break;
+                }
+                $compress(&mut state, &blocks);
+                for l in 0..$w {
+                    let dst: &mut [u8] = match &mut jobs[l] {
+                        Sm3Job::Idle => continue,
+                        Sm3Job::Single { t, c } => {
+                            let at = *t * stride + *c * 32;
+                            &mut out[at..at + 32]
+                        }
+                        Sm3Job::Hash { i, step, blocks } => {
+                            *step += 1;
+                            if *step < *blocks {
+                                continue;
+                            }
+                            &mut hashes[*i].1[..]
+                        }
+                    };
+                    for (d, row) in dst.chunks_exact_mut(4).zip(state.iter()) {
+                        d.copy_from_slice(&row[l].to_be_bytes());
+                    }
+                }
+            }
+            $crate::wipe::u32s(state.as_flattened_mut());
+            $crate::wipe::bytes(blocks.as_flattened_mut());
         }
-    }
-    for first in (0..total).step_by(8) {
-        let mut blocks: [[u8; sm3::BLOCK]; 8] = core::array::from_fn(|l| {
-            let (i, c) = tasks[(first + l).min(total - 1)];
-            sm3::padded_counter_block(u32::from(c), &[seed, &[i]])
-        });
-        let mut digests = sm3::digest_blocks_x8(&blocks);
-        for (&(i, c), d) in tasks[first..total].iter().zip(digests.iter()) {
-            let at = usize::from(c) * SM3_RATE;
-            bufs[usize::from(i)][at..at + SM3_RATE].copy_from_slice(d);
+
+        /// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
+        /// SM3(BE32(c) ‖ ρ ‖ x ‖ y) to `out[at]`, with the hashes `hashes[i].1 =
+        /// H(hashes[i].0)` beside them (see [`sm3_tasks`]).
+        #[kernel($kernel)]
+        pub fn gen_entries_sm3(
+            rho: &[u8; SEED_BYTES],
+            jobs: &[(u8, u8, usize)],
+            out: &mut [Poly],
+            hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+        ) {
+            use $crate::aigis::x86::avx2::sm3_hash_blocks;
+            use $crate::aigis::x86::sm3::{BLOCK, padded_counter_block};
+            const BLOCKS: usize = HashMode::Sm3.xof_first_blocks();
+            const BYTES: usize = BLOCKS * SM3_RATE;
+            let mut templates = [[0u8; BLOCK]; MAX_K * MAX_K];
+            for (t, &(x, y, _)) in templates.iter_mut().zip(jobs) {
+                *t = padded_counter_block(0, &[rho, &[x, y]]);
+            }
+            let counts = [BLOCKS; MAX_K * MAX_K];
+            let mut bufs = [0u8; MAX_K * MAX_K * BYTES];
+            let n = jobs.len();
+            // A hash longer than the counter blocks' own steps would keep the other lanes
+            // waiting: it runs on the one-lane code instead.
+            let steps = (n * BLOCKS).div_ceil($w);
+            for (input, h) in hashes.iter_mut() {
+                if sm3_hash_blocks(input.len()) > steps {
+                    **h = $crate::aigis::hash::sm3_counter_block(0, &[input]);
+                }
+            }
+            sm3_tasks(&templates[..n], &counts[..n], BYTES, &mut bufs, hashes, steps);
+            for (&(x, y, at), buf) in jobs.iter().zip(bufs.chunks_exact(BYTES)) {
+                if !$parse(buf, &mut out[at]) {
+                    parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
+                }
+            }
         }
-        crate::wipe::bytes(blocks.as_flattened_mut());
-        crate::wipe::bytes(digests.as_flattened_mut());
-    }
-    for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.iter()) {
-        cbd_vec(p, &buf[..noise_bytes(e)], e);
-    }
-    crate::wipe::bytes(bufs.as_flattened_mut());
+
+        /// Noise polynomials with nonces 0, 1, ... in SM3 mode: every 32-byte counter
+        /// block of every polynomial's PRF output is one task of [`sm3_tasks`].
+        #[kernel($kernel)]
+        pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+            use $crate::aigis::indcpa::MAX_NOISE;
+            use $crate::aigis::x86::sm3::{BLOCK, padded_counter_block};
+            const STRIDE: usize = noise_bytes(8);
+            let mut templates = [[0u8; BLOCK]; MAX_NOISE];
+            let mut counts = [0usize; MAX_NOISE];
+            for (i, &e) in etas.iter().enumerate() {
+                templates[i] = padded_counter_block(0, &[seed, &[i as u8]]);
+                counts[i] = noise_bytes(e) / SM3_RATE;
+            }
+            let mut bufs = [0u8; MAX_NOISE * STRIDE];
+            let n = etas.len();
+            sm3_tasks(&templates[..n], &counts[..n], STRIDE, &mut bufs, &mut [], 0);
+            for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.chunks_exact(STRIDE)) {
+                $crate::aigis::x86::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
+            }
+            $crate::wipe::bytes(templates.as_flattened_mut());
+            $crate::wipe::bytes(&mut bufs);
+        }
+    };
 }
+pub(crate) use sm3_lanes;
+
+sm3_lanes!(8, AIGIS_LANES_AVX2, sm3::compress_x8, parse_fast);
 
 /// The jobs of `gen_entries` for a k x k matrix laid out MAX_K polynomials per row.
 pub fn matrix_jobs(k: usize, transposed: bool) -> ([(u8, u8, usize); MAX_K * MAX_K], usize) {
@@ -252,8 +399,8 @@ pub fn row_jobs(k: usize, i: usize, transposed: bool) -> [(u8, u8, usize); MAX_K
     .map(|job| if job.2 < k { job } else { (0, 0, job.2) })
 }
 
-/// `Arith::matrix_and_hashes` on the lane engine `entries_and_hashes` in scope (SHAKE
-/// mode; SM3 mode runs the two one after the other).
+/// `Arith::matrix_and_hashes` on the lane engines in scope: `entries_and_hashes` (SHAKE
+/// mode) and `gen_entries_sm3` (SM3 mode).
 macro_rules! matrix_and_hashes_on_lanes {
     () => {
         #[inline(always)]
@@ -266,14 +413,15 @@ macro_rules! matrix_and_hashes_on_lanes {
             a: &mut Matrix,
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
         ) {
-            if mode == HashMode::Sm3 {
-                return $crate::aigis::arith::default_matrix_and_hashes(
-                    self, mode, rho, k, transposed, a, hashes,
-                );
-            }
             let (jobs, n) = $crate::aigis::x86::avx2::matrix_jobs(k, transposed);
+            let flat = a.as_flattened_mut();
             // SAFETY: `self` exists, so the CPU runs the backend (see its type).
-            unsafe { entries_and_hashes(rho, &jobs[..n], a.as_flattened_mut(), hashes) }
+            unsafe {
+                match mode {
+                    HashMode::Shake => entries_and_hashes(rho, &jobs[..n], flat, hashes),
+                    HashMode::Sm3 => gen_entries_sm3(rho, &jobs[..n], flat, hashes),
+                }
+            }
         }
     };
 }

@@ -17,7 +17,6 @@ use super::arith::{Arith, Matrix};
 use super::cbd::{cbd, noise_bytes};
 use super::compress::magic;
 use super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE};
-use super::indcpa::MAX_NOISE;
 use super::keccak::ShakeLanes;
 use super::ntt::{INV_N_MONT, ZETAS};
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
@@ -94,7 +93,7 @@ impl Arith for Avx2 {
         unsafe {
             match mode {
                 HashMode::Shake => gen_entries(rho, &jobs[..n], a.as_flattened_mut()),
-                HashMode::Sm3 => gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()),
+                HashMode::Sm3 => gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut(), &mut []),
             }
         }
     }

@@ -1,0 +1,236 @@
+//! SM3 (GB/T 32905-2016) on sixteen independent messages at once, one per 32-bit lane of
+//! an AVX-512 register.
+//!
+//! Rotations are single `vprold` instructions and the boolean functions (the XOR of three
+//! words, majority, choose) single `vpternlogd` ones, so a round is about twenty vector
+//! instructions for sixteen messages. The sixteen message blocks are loaded as rows,
+//! byte-swapped and transposed (16 x 16 words) in registers.
+//!
+//! Measured on Zen 5 (EPYC, time-stamp counter at 2.6 GHz, median of 20,000 calls): one
+//! call of [`compress_x16`], sixteen compressions with the chaining values in memory,
+//! takes about 940 TSC cycles, 59 per block.
+
+use core::arch::x86_64::*;
+
+use super::sm3::{BLOCK, T_ROTATED};
+use crate::cpu::kernel;
+
+macro_rules! rotl {
+    ($x:expr, $n:literal) => {
+        _mm512_rol_epi32::<$n>($x)
+    };
+}
+
+/// The three-input XOR.
+const XOR3: i32 = 0x96;
+/// Majority of three.
+const MAJ: i32 = 0xe8;
+/// Choose: first ? second : third.
+const CHOOSE: i32 = 0xca;
+
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<XOR3>(a, b, c)
+}
+
+/// The sixteen words of each of sixteen blocks, word i of block l in lane l of `w[i]`
+/// (big-endian words, as SM3 reads them).
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+fn load_words(blocks: &[[u8; BLOCK]; 16]) -> [__m512i; 16] {
+    let swap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
+    // SAFETY: each block is 64 readable bytes; the load has no alignment requirement.
+    let r: [__m512i; 16] = core::array::from_fn(|l| unsafe {
+        _mm512_shuffle_epi8(_mm512_loadu_si512(blocks[l].as_ptr().cast()), swap)
+    });
+    // Within each 128-bit lane: pairs of rows interleaved, then quadruples.
+    let mut t = [_mm512_setzero_si512(); 16];
+    for q in 0..4 {
+        let (a, b, c, d) = (r[4 * q], r[4 * q + 1], r[4 * q + 2], r[4 * q + 3]);
+        let ab_lo = _mm512_unpacklo_epi32(a, b);
+        let ab_hi = _mm512_unpackhi_epi32(a, b);
+        let cd_lo = _mm512_unpacklo_epi32(c, d);
+        let cd_hi = _mm512_unpackhi_epi32(c, d);
+        // t[4q + j], 128-bit lane k: word 4k + j of rows 4q .. 4q + 3.
+        t[4 * q] = _mm512_unpacklo_epi64(ab_lo, cd_lo);
+        t[4 * q + 1] = _mm512_unpackhi_epi64(ab_lo, cd_lo);
+        t[4 * q + 2] = _mm512_unpacklo_epi64(ab_hi, cd_hi);
+        t[4 * q + 3] = _mm512_unpackhi_epi64(ab_hi, cd_hi);
+    }
+    let mut w = [_mm512_setzero_si512(); 16];
+    for j in 0..4 {
+        let (q0, q1, q2, q3) = (t[j], t[4 + j], t[8 + j], t[12 + j]);
+        let lo01 = _mm512_shuffle_i32x4::<0x44>(q0, q1);
+        let lo23 = _mm512_shuffle_i32x4::<0x44>(q2, q3);
+        let hi01 = _mm512_shuffle_i32x4::<0xee>(q0, q1);
+        let hi23 = _mm512_shuffle_i32x4::<0xee>(q2, q3);
+        w[j] = _mm512_shuffle_i32x4::<0x88>(lo01, lo23);
+        w[4 + j] = _mm512_shuffle_i32x4::<0xdd>(lo01, lo23);
+        w[8 + j] = _mm512_shuffle_i32x4::<0x88>(hi01, hi23);
+        w[12 + j] = _mm512_shuffle_i32x4::<0xdd>(hi01, hi23);
+    }
+    w
+}
+
+/// One round; `ff` and `gg` are the round's boolean functions of (a, b, c) and (e, f, g).
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+fn round(s: &mut [__m512i; 8], t: u32, w: __m512i, w4: __m512i, ff: __m512i, gg: __m512i) {
+    let [a, b, c, d, e, f, g, h] = *s;
+    let a12 = rotl!(a, 12);
+    let sum = _mm512_add_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(t as i32)), a12);
+    let ss1 = rotl!(sum, 7);
+    let ss2 = _mm512_xor_si512(ss1, a12);
+    // Summed so that the terms known early meet the late ss1 and ss2 last.
+    let tt1 = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(ff, d), _mm512_xor_si512(w, w4)),
+        ss2,
+    );
+    let tt2 = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(gg, h), w), ss1);
+    let p0 = xor3(tt2, rotl!(tt2, 9), rotl!(tt2, 17));
+    *s = [tt1, a, rotl!(b, 9), c, p0, e, rotl!(f, 19), g];
+}
+
+/// Sixteen compressions: lane l of the chaining values `state[0..8][l]` absorbs
+/// `blocks[l]`. The state is word-major so that a caller can set or read one lane with
+/// plain stores and loads.
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+pub fn compress_x16(state: &mut [[u32; 16]; 8], blocks: &[[u8; BLOCK]; 16]) {
+    let mut w = [_mm512_setzero_si512(); 68];
+    w[..16].copy_from_slice(&load_words(blocks));
+    for j in 16..68 {
+        let x = xor3(w[j - 16], w[j - 9], rotl!(w[j - 3], 15));
+        let p1 = xor3(x, rotl!(x, 15), rotl!(x, 23));
+        w[j] = xor3(p1, rotl!(w[j - 13], 7), w[j - 6]);
+    }
+    // SAFETY: each row is 64 readable bytes; the load has no alignment requirement.
+    let v: [__m512i; 8] =
+        core::array::from_fn(|r| unsafe { _mm512_loadu_si512(state[r].as_ptr().cast()) });
+    let mut s = v;
+    for j in 0..16 {
+        let [a, b, c, _, e, f, g, _] = s;
+        round(
+            &mut s,
+            T_ROTATED[j],
+            w[j],
+            w[j + 4],
+            xor3(a, b, c),
+            xor3(e, f, g),
+        );
+    }
+    for j in 16..64 {
+        let [a, b, c, _, e, f, g, _] = s;
+        let ff = _mm512_ternarylogic_epi32::<MAJ>(a, b, c);
+        let gg = _mm512_ternarylogic_epi32::<CHOOSE>(e, f, g);
+        round(&mut s, T_ROTATED[j], w[j], w[j + 4], ff, gg);
+    }
+    for ((row, vi), si) in state.iter_mut().zip(v).zip(s) {
+        // SAFETY: each row is 64 writable bytes; the store has no alignment requirement.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), _mm512_xor_si512(vi, si)) };
+    }
+    // The message words of the noise are secret: cleared before the frame is left.
+    crate::wipe::set(&mut w, [_mm512_setzero_si512(); 68]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sm3::{IV, padded_counter_block};
+    use super::*;
+    use crate::cpu::kernels;
+    use sm3::{Digest, Sm3};
+
+    fn digest(state: &[[u32; 16]; 8], l: usize) -> [u8; 32] {
+        let mut d = [0u8; 32];
+        for (r, row) in state.iter().enumerate() {
+            d[4 * r..4 * r + 4].copy_from_slice(&row[l].to_be_bytes());
+        }
+        d
+    }
+
+    #[test]
+    fn sixteen_lanes_equal_the_sm3_crate() {
+        if !kernels::AIGIS_SM3_AVX512.runs() {
+            return;
+        }
+        let mut x = 0x2545_f491u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        };
+        // Lane-distinct messages of lane-distinct lengths, each one or more blocks.
+        for round in 0..24usize {
+            let msgs: Vec<Vec<u8>> = (0..16)
+                .map(|l| (0..(round * 37 + l * 29) % 300).map(|_| next()).collect())
+                .collect();
+            let padded: Vec<Vec<u8>> = msgs
+                .iter()
+                .map(|m| {
+                    let mut p = m.clone();
+                    p.push(0x80);
+                    while p.len() % BLOCK != BLOCK - 8 {
+                        p.push(0);
+                    }
+                    p.extend_from_slice(&((m.len() as u64) * 8).to_be_bytes());
+                    p
+                })
+                .collect();
+            let most = padded.iter().map(|p| p.len() / BLOCK).max().unwrap();
+            let mut state = [[0u32; 16]; 8];
+            let mut done = [[0u8; 32]; 16];
+            for step in 0..most {
+                if step == 0 {
+                    for (row, iv) in state.iter_mut().zip(IV) {
+                        *row = [iv; 16];
+                    }
+                }
+                let blocks: [[u8; BLOCK]; 16] = core::array::from_fn(|l| {
+                    let p = &padded[l];
+                    let mut b = [0u8; BLOCK];
+                    if (step + 1) * BLOCK <= p.len() {
+                        b.copy_from_slice(&p[step * BLOCK..(step + 1) * BLOCK]);
+                    }
+                    b
+                });
+                // SAFETY: the features were checked above.
+                unsafe { compress_x16(&mut state, &blocks) };
+                for (l, p) in padded.iter().enumerate() {
+                    if (step + 1) * BLOCK == p.len() {
+                        done[l] = digest(&state, l);
+                    }
+                }
+            }
+            for (l, m) in msgs.iter().enumerate() {
+                let want: [u8; 32] = Sm3::digest(m).into();
+                assert_eq!(done[l], want, "round {round}, lane {l}, {} bytes", m.len());
+            }
+        }
+    }
+
+    #[test]
+    fn counter_blocks_equal_the_sm3_crate() {
+        if !kernels::AIGIS_SM3_AVX512.runs() {
+            return;
+        }
+        let seed: [u8; 32] = core::array::from_fn(|i| (i * 11 + 5) as u8);
+        let blocks: [[u8; BLOCK]; 16] = core::array::from_fn(|l| {
+            padded_counter_block(l as u32 * 5 + 1, &[&seed, &[l as u8, 3]])
+        });
+        let mut state = [[0u32; 16]; 8];
+        for (row, iv) in state.iter_mut().zip(IV) {
+            *row = [iv; 16];
+        }
+        // SAFETY: the features were checked above.
+        unsafe { compress_x16(&mut state, &blocks) };
+        for l in 0..16 {
+            let mut m = (l as u32 * 5 + 1).to_be_bytes().to_vec();
+            m.extend_from_slice(&seed);
+            m.extend_from_slice(&[l as u8, 3]);
+            let want: [u8; 32] = Sm3::digest(&m).into();
+            assert_eq!(digest(&state, l), want, "lane {l}");
+        }
+    }
+}
