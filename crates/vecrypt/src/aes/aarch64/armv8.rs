@@ -1,5 +1,5 @@
 //! AES on the ARMv8 cryptography extension, on 128-bit NEON registers: eight independent
-//! blocks in flight for ECB, CTR and CBC decryption, so that the pipelined AESE/AESMC (or
+//! blocks in flight for ECB, CTR, CBC and CFB decryption and XTS, so that the pipelined AESE/AESMC (or
 //! AESD/AESIMC) pairs of one block hide the latency of the others; one block at a time for
 //! the chained modes, whose next input waits for the last output. Every entry checks the
 //! CPU and returns `false` without touching the data when the kernel cannot run, so that
@@ -182,6 +182,92 @@ fn cbc_decrypt<const NR: usize>(keys: &[[u8; 16]; 15], iv: &mut [u8; 16], buf: &
     store(iv, 0, chain);
 }
 
+/// CFB decryption: every block's keystream is the cipher of the ciphertext block before it,
+/// so eight blocks run side by side; `iv` ends as the last ciphertext block.
+#[kernel(AES_ARMV8)]
+fn cfb_decrypt<const NR: usize>(keys: &[[u8; 16]; 15], iv: &mut [u8; 16], buf: &mut [u8]) {
+    let k = round_keys(keys);
+    let mut chain = load(iv, 0);
+    let mut wide = buf.chunks_exact_mut(16 * WIDE);
+    for chunk in &mut wide {
+        let c: [uint8x16_t; WIDE] = core::array::from_fn(|i| load(chunk, i));
+        let mut b: [uint8x16_t; WIDE] =
+            core::array::from_fn(|i| if i == 0 { chain } else { c[i - 1] });
+        encrypt_n::<NR, WIDE>(&k, &mut b);
+        for i in 0..WIDE {
+            store(chunk, i, veorq_u8(b[i], c[i]));
+        }
+        chain = c[WIDE - 1];
+    }
+    for block in wide.into_remainder().chunks_exact_mut(16) {
+        let c = load(block, 0);
+        let mut b = [chain];
+        encrypt_n::<NR, 1>(&k, &mut b);
+        store(block, 0, veorq_u8(b[0], c));
+        chain = c;
+    }
+    store(iv, 0, chain);
+}
+
+/// A tweak times x in GF(2^128), XTS's little-endian convention: each 64-bit lane shifted
+/// left, the top bit of the low lane carried into the high one and the top bit of the high
+/// lane folded back as 0x87, with masks instead of branches.
+#[kernel(AES_ARMV8)]
+#[inline]
+fn times_x(t: uint64x2_t) -> uint64x2_t {
+    let tops = vreinterpretq_u64_s64(vshrq_n_s64::<63>(vreinterpretq_s64_u64(t)));
+    let fold = vsetq_lane_u64::<1>(1, vdupq_n_u64(0x87));
+    let carried = vandq_u64(vextq_u64::<1>(tops, tops), fold);
+    veorq_u64(vshlq_n_u64::<1>(t), carried)
+}
+
+/// XTS over whole blocks: block `i` is whitened before and after the cipher with
+/// `tweak * x^i`; eight blocks side by side. Returns the tweak after the last block.
+#[kernel(AES_ARMV8)]
+#[allow(clippy::needless_range_loop)] // tweaks and blocks index two arrays in step
+fn xts<const NR: usize, const DECRYPT: bool>(
+    keys: &[[u8; 16]; 15],
+    tweak: u128,
+    buf: &mut [u8],
+) -> u128 {
+    let k = round_keys(keys);
+    let mut bytes = tweak.to_le_bytes();
+    let mut tw = vreinterpretq_u64_u8(load(&bytes, 0));
+    let mut wide = buf.chunks_exact_mut(16 * WIDE);
+    for chunk in &mut wide {
+        let mut tws = [tw; WIDE];
+        for i in 1..WIDE {
+            tws[i] = times_x(tws[i - 1]);
+        }
+        tw = times_x(tws[WIDE - 1]);
+        let tws: [uint8x16_t; WIDE] = core::array::from_fn(|i| vreinterpretq_u8_u64(tws[i]));
+        let mut b: [uint8x16_t; WIDE] = core::array::from_fn(|i| veorq_u8(load(chunk, i), tws[i]));
+        if DECRYPT {
+            decrypt_n::<NR, WIDE>(&k, &mut b);
+        } else {
+            encrypt_n::<NR, WIDE>(&k, &mut b);
+        }
+        for i in 0..WIDE {
+            store(chunk, i, veorq_u8(b[i], tws[i]));
+        }
+    }
+    for block in wide.into_remainder().chunks_exact_mut(16) {
+        let t = vreinterpretq_u8_u64(tw);
+        let mut b = [veorq_u8(load(block, 0), t)];
+        if DECRYPT {
+            decrypt_n::<NR, 1>(&k, &mut b);
+        } else {
+            encrypt_n::<NR, 1>(&k, &mut b);
+        }
+        store(block, 0, veorq_u8(b[0], t));
+        tw = times_x(tw);
+    }
+    store(&mut bytes, 0, vreinterpretq_u8_u64(tw));
+    let next = u128::from_le_bytes(bytes);
+    crate::wipe::array(&mut bytes);
+    next
+}
+
 /// The chained modes with one chain, one block at a time. The last round key is folded
 /// with what the next block adds to the cipher output, so that between two blocks the
 /// chain goes through one XOR besides the AES instructions.
@@ -295,6 +381,37 @@ pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> 
     // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
     unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
     true
+}
+
+/// CFB decryption of whole blocks; `iv` ends as the last ciphertext block.
+pub(super) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
+    if !runs() {
+        return false;
+    }
+    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
+    unsafe { by_rounds!(rk.rounds, cfb_decrypt(&rk.enc, iv, buf)) }
+    true
+}
+
+/// XTS over whole blocks from `tweak`, decrypting if asked; the tweak after the last block,
+/// or `None`, doing nothing, if the CPU cannot run the kernel.
+pub(super) fn xts_blocks(
+    rk: &RoundKeys,
+    decrypt: bool,
+    tweak: u128,
+    buf: &mut [u8],
+) -> Option<u128> {
+    if !runs() {
+        return None;
+    }
+    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
+    unsafe {
+        Some(if decrypt {
+            by_rounds!(rk.rounds, xts::<true>(&rk.dec, tweak, buf))
+        } else {
+            by_rounds!(rk.rounds, xts::<false>(&rk.enc, tweak, buf))
+        })
+    }
 }
 
 /// A chained mode over whole blocks with one chain; `iv` carries the chain in and out.

@@ -4,9 +4,9 @@
 //!
 //! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
 //! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
-//! without touching the data when it has not; the front then takes the portable path. CFB
-//! decryption, XTS and GCM are built by the front on the ECB and CTR kernels and the PMULL
-//! GHASH; several CBC streams run one after the other.
+//! without touching the data when it has not; the front then takes the portable path. GCM is
+//! built by the front on the CTR kernel and the PMULL GHASH; several CBC streams run one
+//! after the other.
 
 mod armv8;
 mod ghash_pmull;
@@ -21,8 +21,8 @@ pub(super) use ghash_pmull::{ghash as ghash_blocks, powers as ghash_powers};
 /// The ARMv8 cryptography extension on 128-bit NEON registers.
 static ARMV8: Kernels = Kernels {
     chain: armv8::chain,
-    cfb_decrypt: |_, _, _| false,
-    xts: |_, _, _, _| None,
+    cfb_decrypt: armv8::decrypt_cfb,
+    xts: armv8::xts_blocks,
     gcm: |_, _, _, _, _, _| false,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: |_, _, _| false,
