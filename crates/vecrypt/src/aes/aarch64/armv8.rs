@@ -21,7 +21,7 @@ use crate::cpu::{kernel, kernels};
 use crate::modes::Chain;
 
 /// Blocks interleaved by the parallel kernels.
-const WIDE: usize = 8;
+pub(super) const WIDE: usize = 8;
 
 #[kernel(AES_ARMV8)]
 #[inline]
@@ -43,7 +43,7 @@ pub(super) fn store(bytes: &mut [u8], i: usize, v: uint8x16_t) {
 
 #[kernel(AES_ARMV8)]
 #[inline]
-fn round_keys(keys: &[[u8; 16]; 15]) -> [uint8x16_t; 15] {
+pub(super) fn round_keys(keys: &[[u8; 16]; 15]) -> [uint8x16_t; 15] {
     core::array::from_fn(|r| load(&keys[r], 0))
 }
 
@@ -63,7 +63,10 @@ fn encrypt_open<const NR: usize, const N: usize>(k: &[uint8x16_t; 15], b: &mut [
 
 #[kernel(AES_ARMV8)]
 #[inline]
-fn encrypt_n<const NR: usize, const N: usize>(k: &[uint8x16_t; 15], b: &mut [uint8x16_t; N]) {
+pub(super) fn encrypt_n<const NR: usize, const N: usize>(
+    k: &[uint8x16_t; 15],
+    b: &mut [uint8x16_t; N],
+) {
     encrypt_open::<NR, N>(k, b);
     for x in b.iter_mut() {
         *x = veorq_u8(*x, k[NR]);
@@ -114,14 +117,14 @@ fn ecb<const NR: usize, const DECRYPT: bool>(keys: &[[u8; 16]; 15], buf: &mut [u
 /// at the end of a block into a native lane, and back.
 #[kernel(AES_ARMV8)]
 #[inline]
-fn counter_lanes<const C32: bool>(v: uint8x16_t) -> uint8x16_t {
+pub(super) fn counter_lanes<const C32: bool>(v: uint8x16_t) -> uint8x16_t {
     if C32 { vrev32q_u8(v) } else { vrev64q_u8(v) }
 }
 
 /// `n` added to the last 32-bit or 64-bit lane of a block in [`counter_lanes`] order.
 #[kernel(AES_ARMV8)]
 #[inline]
-fn counter_add<const C32: bool>(v: uint8x16_t, n: u32) -> uint8x16_t {
+pub(super) fn counter_add<const C32: bool>(v: uint8x16_t, n: u32) -> uint8x16_t {
     if C32 {
         let add = vsetq_lane_u32::<3>(n, vdupq_n_u32(0));
         vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(v), add))

@@ -13,7 +13,7 @@ use crate::aes::ghash::{MAX_BATCH, POWERS, polyval_key};
 use crate::cpu::{kernel, kernels};
 
 /// The blocks folded into one reduction.
-const BATCH: usize = 8;
+pub(super) const BATCH: usize = 8;
 
 /// The upper half of the reduction constant x^128 + x^127 + x^126 + x^121 + 1, reflected.
 const POLY_HIGH: u64 = 0xc200_0000_0000_0000;
@@ -28,7 +28,7 @@ fn clmul(a: u64, b: u64) -> uint64x2_t {
 /// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
 #[kernel(AES_ARMV8)]
 #[inline]
-fn mul_parts(a: uint64x2_t, b: uint64x2_t) -> [uint64x2_t; 3] {
+pub(super) fn mul_parts(a: uint64x2_t, b: uint64x2_t) -> [uint64x2_t; 3] {
     let (a0, a1) = (vgetq_lane_u64::<0>(a), vgetq_lane_u64::<1>(a));
     let (b0, b1) = (vgetq_lane_u64::<0>(b), vgetq_lane_u64::<1>(b));
     [
@@ -43,7 +43,7 @@ fn mul_parts(a: uint64x2_t, b: uint64x2_t) -> [uint64x2_t; 3] {
 /// 64 bits at a time with one multiplication each.
 #[kernel(AES_ARMV8)]
 #[inline]
-fn reduce(parts: [uint64x2_t; 3]) -> uint64x2_t {
+pub(super) fn reduce(parts: [uint64x2_t; 3]) -> uint64x2_t {
     let [lo, mid, hi] = parts;
     let zero = vdupq_n_u64(0);
     let low = veorq_u64(lo, vextq_u64::<1>(zero, mid));
@@ -67,7 +67,7 @@ fn xor3(acc: &mut [uint64x2_t; 3], parts: [uint64x2_t; 3]) {
 /// field's.
 #[kernel(AES_ARMV8)]
 #[inline]
-fn reversed(v: uint8x16_t) -> uint64x2_t {
+pub(super) fn reversed(v: uint8x16_t) -> uint64x2_t {
     let r = vrev64q_u8(v);
     vreinterpretq_u64_u8(vextq_u8::<8>(r, r))
 }
@@ -75,14 +75,14 @@ fn reversed(v: uint8x16_t) -> uint64x2_t {
 /// The inverse of [`reversed`].
 #[kernel(AES_ARMV8)]
 #[inline]
-fn unreversed(v: uint64x2_t) -> uint8x16_t {
+pub(super) fn unreversed(v: uint64x2_t) -> uint8x16_t {
     let r = vrev64q_u8(vreinterpretq_u8_u64(v));
     vextq_u8::<8>(r, r)
 }
 
 #[kernel(AES_ARMV8)]
 #[inline]
-fn load64(bytes: &[u8]) -> uint64x2_t {
+pub(super) fn load64(bytes: &[u8]) -> uint64x2_t {
     vreinterpretq_u64_u8(load(bytes, 0))
 }
 
@@ -98,24 +98,45 @@ fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
     out
 }
 
-/// Eight blocks per reduction: each block times the power of H that brings it to the end.
+/// The state `s` after absorbing eight blocks `data` (GCM's byte order) with one reduction:
+/// each block times the power of H that brings it to the end of the batch, `p` being
+/// H^8 .. H^1.
+#[kernel(AES_ARMV8)]
+#[inline]
+pub(super) fn absorb_batch(
+    s: uint64x2_t,
+    data: &[uint8x16_t; BATCH],
+    p: &[uint64x2_t; BATCH],
+) -> uint64x2_t {
+    let zero = vdupq_n_u64(0);
+    let mut sum = [zero; 3];
+    for (i, (d, power)) in data.iter().zip(p).enumerate() {
+        let mut x = reversed(*d);
+        if i == 0 {
+            x = veorq_u64(x, s);
+        }
+        xor3(&mut sum, mul_parts(x, *power));
+    }
+    reduce(sum)
+}
+
+/// H^8 .. H^1, for [`absorb_batch`], out of the table of [`powers`].
+#[kernel(AES_ARMV8)]
+#[inline]
+pub(super) fn batch_powers(powers: &[[u8; 16]; POWERS]) -> [uint64x2_t; BATCH] {
+    core::array::from_fn(|i| load64(&powers[MAX_BATCH - BATCH + i]))
+}
+
+/// Eight blocks per reduction, then one block at a time.
 #[kernel(AES_ARMV8)]
 fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
-    let p: [uint64x2_t; BATCH] = core::array::from_fn(|i| load64(&powers[MAX_BATCH - BATCH + i]));
+    let p = batch_powers(powers);
     let p1 = load64(&powers[MAX_BATCH - 1]);
     let mut s = reversed(load(acc, 0));
     let mut wide = data.chunks_exact(16 * BATCH);
     for chunk in &mut wide {
-        let zero = vdupq_n_u64(0);
-        let mut sum = [zero; 3];
-        for (i, power) in p.iter().enumerate() {
-            let mut x = reversed(load(chunk, i));
-            if i == 0 {
-                x = veorq_u64(x, s);
-            }
-            xor3(&mut sum, mul_parts(x, *power));
-        }
-        s = reduce(sum);
+        let blocks: [uint8x16_t; BATCH] = core::array::from_fn(|i| load(chunk, i));
+        s = absorb_batch(s, &blocks, &p);
     }
     for block in wide.remainder().chunks_exact(16) {
         let x = veorq_u64(reversed(load(block, 0)), s);

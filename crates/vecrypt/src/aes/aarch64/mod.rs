@@ -1,14 +1,14 @@
 //! The AArch64 kernels of AES: the ARMv8 cryptography extension (AESE/AESD with
 //! AESMC/AESIMC) on NEON registers ([`armv8`], eight blocks interleaved), with GHASH on
-//! PMULL in [`ghash_pmull`].
+//! PMULL in [`ghash_pmull`] and both in one pass for GCM in [`gcm_pmull`].
 //!
 //! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
 //! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
-//! without touching the data when it has not; the front then takes the portable path. GCM is
-//! built by the front on the CTR kernel and the PMULL GHASH; several CBC streams run one
-//! after the other.
+//! without touching the data when it has not; the front then takes the portable path. Several
+//! CBC streams run one after the other.
 
 mod armv8;
+mod gcm_pmull;
 mod ghash_pmull;
 
 use super::common::{CounterWidth, Kernels, RoundKeys};
@@ -23,7 +23,7 @@ static ARMV8: Kernels = Kernels {
     chain: armv8::chain,
     cfb_decrypt: armv8::decrypt_cfb,
     xts: armv8::xts_blocks,
-    gcm: |_, _, _, _, _, _| false,
+    gcm: gcm_pmull::gcm_blocks,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: |_, _, _| false,
 };
