@@ -1,7 +1,8 @@
 //! AES on the ARMv8 cryptography extension, on 128-bit NEON registers: eight independent
-//! blocks in flight for ECB, CTR, CBC and CFB decryption and XTS, so that the pipelined AESE/AESMC (or
-//! AESD/AESIMC) pairs of one block hide the latency of the others; one block at a time for
-//! the chained modes, whose next input waits for the last output. Every entry checks the
+//! blocks in flight for ECB, CTR, CBC and CFB decryption and XTS, so that the pipelined
+//! AESE/AESMC (or AESD/AESIMC) pairs of one block hide the latency of the others; one block
+//! at a time for the chained modes (CBC and CFB encryption, OFB, CBC-MAC), whose next input
+//! waits for the last output. Every entry checks the
 //! CPU and returns `false` without touching the data when the kernel cannot run, so that
 //! the caller takes the portable path; nothing here can run an unsupported instruction.
 //!

@@ -5,7 +5,7 @@
 //! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
 //! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
 //! without touching the data when it has not; the front then takes the portable path. Several
-//! CBC streams run one after the other.
+//! CBC streams (`MultiKey`) are not interleaved yet: each runs on the one-chain kernel.
 
 mod armv8;
 mod gcm_pmull;
