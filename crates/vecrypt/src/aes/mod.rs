@@ -39,6 +39,11 @@ mod key_schedule;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;
 mod soft;
+#[cfg(all(
+    feature = "alloc",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod streams;
 #[cfg(feature = "table-backends")]
 mod table_leaky;
 mod xts;

@@ -330,6 +330,38 @@ fn chain_kernel<const NR: usize>(
     store(iv, 0, chain);
 }
 
+/// CBC encryption of `S` streams side by side, `blocks` blocks each; stream `s` uses
+/// `keys[s]`, chains from `ivs[s]` and leaves its last ciphertext block there.
+#[cfg(feature = "alloc")]
+#[kernel(AES_ARMV8)]
+#[allow(clippy::needless_range_loop)] // lanes and rounds index two arrays in step
+fn cbc_encrypt_streams<const NR: usize, const S: usize>(
+    keys: &[&RoundKeys],
+    ivs: &mut [[u8; 16]],
+    bufs: &mut [&mut [u8]],
+    blocks: usize,
+) {
+    let k: [[uint8x16_t; 15]; S] = core::array::from_fn(|s| round_keys(&keys[s].enc));
+    let mut chain: [uint8x16_t; S] = core::array::from_fn(|s| load(&ivs[s], 0));
+    for j in 0..blocks {
+        for s in 0..S {
+            chain[s] = veorq_u8(chain[s], load(bufs[s], j));
+        }
+        for r in 0..NR - 1 {
+            for s in 0..S {
+                chain[s] = vaesmcq_u8(vaeseq_u8(chain[s], k[s][r]));
+            }
+        }
+        for s in 0..S {
+            chain[s] = veorq_u8(vaeseq_u8(chain[s], k[s][NR - 1]), k[s][NR]);
+            store(bufs[s], j, chain[s]);
+        }
+    }
+    for s in 0..S {
+        store(&mut ivs[s], 0, chain[s]);
+    }
+}
+
 /// Whether this CPU runs the kernels of this file.
 #[inline(always)]
 pub(super) fn runs() -> bool {
@@ -425,5 +457,43 @@ pub(super) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u
     }
     // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
     unsafe { by_rounds!(rk.rounds, chain_kernel(&rk.enc, mode, iv, buf)) }
+    true
+}
+
+/// Streams interleaved by [`encrypt_cbc_streams`] at most.
+#[cfg(feature = "alloc")]
+pub(super) const MAX_STREAMS: usize = 8;
+
+/// CBC encryption of 1 to [`MAX_STREAMS`] streams of the same key size, `blocks` blocks
+/// each, interleaved so that the chains hide each other's latency. Returns false, doing
+/// nothing, otherwise.
+#[cfg(feature = "alloc")]
+pub(super) fn encrypt_cbc_streams(
+    keys: &[&RoundKeys],
+    ivs: &mut [[u8; 16]],
+    bufs: &mut [&mut [u8]],
+    blocks: usize,
+) -> bool {
+    let rounds = keys.first().map_or(10, |k| k.rounds);
+    if !runs()
+        || keys.is_empty()
+        || keys.len() > MAX_STREAMS
+        || keys.iter().any(|k| k.rounds != rounds)
+        || bufs.iter().any(|b| b.len() < 16 * blocks)
+        || ivs.len() != keys.len()
+        || bufs.len() != keys.len()
+    {
+        return false;
+    }
+    macro_rules! streams {
+        ($($s:literal)*) => {
+            match keys.len() {
+                $($s => by_rounds!(rounds, cbc_encrypt_streams::<$s>(keys, ivs, bufs, blocks)),)*
+                _ => return false,
+            }
+        };
+    }
+    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
+    unsafe { streams!(1 2 3 4 5 6 7 8) }
     true
 }

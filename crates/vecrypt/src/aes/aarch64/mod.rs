@@ -5,7 +5,8 @@
 //! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
 //! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
 //! without touching the data when it has not; the front then takes the portable path. Several
-//! CBC streams (`MultiKey`) are not interleaved yet: each runs on the one-chain kernel.
+//! CBC streams (`MultiKey`) are interleaved up to eight at a time by the shared
+//! [`crate::aes::streams`] on the kernel of [`armv8`].
 
 mod armv8;
 mod gcm_pmull;
@@ -25,8 +26,19 @@ static ARMV8: Kernels = Kernels {
     xts: armv8::xts_blocks,
     gcm: gcm_pmull::gcm_blocks,
     #[cfg(feature = "alloc")]
-    cbc_encrypt_streams: |_, _, _| false,
+    cbc_encrypt_streams,
 };
+
+/// Several CBC streams, up to eight interleaved per kernel call.
+#[cfg(feature = "alloc")]
+fn cbc_encrypt_streams(keys: &[&RoundKeys], ivs: &mut [[u8; 16]], bufs: &mut [&mut [u8]]) -> bool {
+    let narrow = super::streams::Narrow {
+        runs: armv8::runs(),
+        kernel: armv8::encrypt_cbc_streams,
+        max: armv8::MAX_STREAMS,
+    };
+    super::streams::interleave(narrow, 1, armv8::MAX_STREAMS, None, keys, ivs, bufs)
+}
 
 /// ECB encryption on `backend`'s kernel, called directly: one-block calls are short enough
 /// that an indirect call through the table shows in their speed.
