@@ -37,7 +37,7 @@ const P: &str = "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5
 
 #[test]
 fn cipher_command_runs_fips197_and_sp800_38a() {
-    for backend in ["soft", "aesni", "vaes256", "vaes512"] {
+    for backend in ["soft", "aesni", "vaes256", "vaes512", "armv8-aes"] {
         let out = vecrypt(&["info"]);
         if !String::from_utf8_lossy(&out.stdout).contains(backend) {
             continue;

@@ -73,6 +73,10 @@ const TABLE: &[(&str, &str, &str)] = &[
         "x86_64",
         "ssse3,sse4.1,aes,pclmulqdq,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl",
     ),
+    // The ARMv8 cryptography extension: `aes` is AESE/AESD/AESMC/AESIMC together with
+    // PMULL (the 64-bit polynomial multiply GHASH uses), in `#[target_feature]` as in the
+    // run-time detection, which reports it only when the CPU has both.
+    ("AES_ARMV8", "aarch64", "neon,aes"),
     // Aigis-enc.
     ("AIGIS_AVX2", "x86_64", "avx2,bmi1,bmi2,popcnt"),
     (

@@ -1,8 +1,9 @@
 //! GHASH (SP 800-38D, 6.4) in portable constant-time Rust: the bit-serial multiplication of
-//! the specification with masks instead of branches. The x86 backends use carry-less
-//! multiplication instead; this is the reference they are tested against. [`Ghash`] is the
-//! keyed object every GCM of the crate (AES-GCM and the generic [`crate::modes::Gcm`]) hashes
-//! through, with the pre-counter block and the length limits they share.
+//! the specification with masks instead of branches. The SIMD backends use carry-less
+//! multiplication instead (PCLMULQDQ on x86, PMULL on AArch64); this is the reference they
+//! are tested against. [`Ghash`] is the keyed object every GCM of the crate (AES-GCM and the
+//! generic [`crate::modes::Gcm`]) hashes through, with the pre-counter block and the length
+//! limits they share.
 
 use zeroize::ZeroizeOnDrop;
 
@@ -10,9 +11,9 @@ use super::common::HashPowers;
 use super::native;
 use crate::Error;
 
-/// Most blocks the x86 kernels fold into one GHASH reduction.
+/// Most blocks the carry-less kernels fold into one GHASH reduction.
 pub(crate) const MAX_BATCH: usize = 32;
-/// Blocks of GHASH powers the x86 kernels keep: H^32 down to H^1, then zeros so that a
+/// Blocks of GHASH powers the carry-less kernels keep: H^32 down to H^1, then zeros so that a
 /// register loaded past H^1 multiplies padding lanes by zero.
 pub(crate) const POWERS: usize = MAX_BATCH + 4;
 
@@ -41,6 +42,20 @@ pub(crate) fn update(h: &[u8; 16], acc: &mut [u8; 16], data: &[u8]) {
         y = mul(y ^ u128::from_be_bytes(x), h);
     }
     *acc = y.to_be_bytes();
+}
+
+/// The hash key in the carry-less kernels' domain (RFC 8452, Appendix A): the bytes
+/// reversed, then multiplied by x modulo x^128 + x^127 + x^126 + x^121 + 1. Every
+/// architecture's carry-less kernels start from it.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(crate) fn polyval_key(h: &[u8; 16]) -> [u8; 16] {
+    let v = u128::from_be_bytes(*h);
+    let carry = v >> 127;
+    let reduced = (v << 1) ^ (((0xc2u128 << 120) | 1) & 0u128.wrapping_sub(carry));
+    reduced.to_le_bytes()
 }
 
 /// Longest plaintext GCM allows: 2^32 - 2 blocks.

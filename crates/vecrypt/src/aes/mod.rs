@@ -1,12 +1,15 @@
-//! AES-128, AES-192 and AES-256 (FIPS 197) with AES-NI and VAES kernels for every mode.
+//! AES-128, AES-192 and AES-256 (FIPS 197) with AES-NI and VAES kernels for every mode, and
+//! kernels on the ARMv8 cryptography extension for aarch64.
 //!
 //! Backends, best first: `vaes512` (four blocks per zmm register), `vaes256` (two per ymm),
-//! `aesni` (xmm, eight blocks interleaved) and `soft` (portable, table-free, constant time:
-//! the S-box is computed by inversion in GF(2^8) on bit planes). Each public call picks its
-//! kernel once and runs the whole loop inside it. With the cargo feature `table-backends`
-//! there is also `table-leaky`, the classic T-table AES (four 256-word tables per
-//! direction): secret-indexed, NOT constant time, for speed comparisons only, never chosen
-//! automatically nor through `VECRYPT_BACKEND`; its modes run on the portable paths.
+//! `aesni` (xmm, eight blocks interleaved), on aarch64 `armv8-aes` (AESE/AESD on NEON
+//! registers, eight blocks interleaved, with GHASH on PMULL) and `soft` (portable,
+//! table-free, constant time: the S-box is computed by inversion in GF(2^8) on bit planes).
+//! Each public call picks its kernel once and runs the whole loop inside it. With the cargo
+//! feature `table-backends` there is also `table-leaky`, the classic T-table AES (four
+//! 256-word tables per direction): secret-indexed, NOT constant time, for speed comparisons
+//! only, never chosen automatically nor through `VECRYPT_BACKEND`; its modes run on the
+//! portable paths.
 //!
 //! Modes: ECB, CBC, CTR (whole-block big-endian counter, as `openssl enc`) through
 //! [`BlockModes`](crate::modes::BlockModes); [`Aes::apply_ctr32`] (SP 800-38D `inc32`);
@@ -33,7 +36,14 @@ mod feedback;
 mod gcm;
 pub(crate) mod ghash;
 mod key_schedule;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod rounds;
 mod soft;
+#[cfg(all(
+    feature = "alloc",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod streams;
 #[cfg(feature = "table-backends")]
 mod table_leaky;
 mod xts;
@@ -185,6 +195,7 @@ const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Vaes512, &[kernels::AES_VAES512, kernels::AES_NI]),
     Candidate::new(Backend::Vaes256, &[kernels::AES_VAES256, kernels::AES_NI]),
     Candidate::new(Backend::AesNi, &[kernels::AES_NI]),
+    Candidate::new(Backend::ArmAes, &[kernels::AES_ARMV8]),
     #[cfg(feature = "table-backends")]
     Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),

@@ -51,6 +51,8 @@ pub enum Backend {
     Vaes256,
     /// x86 VAES on 512-bit registers.
     Vaes512,
+    /// AArch64 ARMv8 cryptography extension (AESE/AESD and PMULL) on 128-bit NEON registers.
+    ArmAes,
 }
 
 impl Backend {
@@ -66,6 +68,7 @@ impl Backend {
         Backend::AesNi,
         Backend::Vaes256,
         Backend::Vaes512,
+        Backend::ArmAes,
     ];
 
     /// The name used by `VECRYPT_BACKEND`, the CLI and reports.
@@ -80,6 +83,7 @@ impl Backend {
             Backend::AesNi => "aesni",
             Backend::Vaes256 => "vaes256",
             Backend::Vaes512 => "vaes512",
+            Backend::ArmAes => "armv8-aes",
         }
     }
 

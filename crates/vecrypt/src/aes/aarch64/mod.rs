@@ -1,42 +1,97 @@
-//! The AArch64 kernels of AES go here: the ARMv8 cryptography extension (AESE/AESD with
-//! AESMC/AESIMC, and PMULL for GHASH) on NEON registers, in the shape of the x86 kernels:
-//! one file per stage, a table of entries per backend that each check the CPU first. Until
-//! then every key runs the portable code.
+//! The AArch64 kernels of AES: the ARMv8 cryptography extension (AESE/AESD with
+//! AESMC/AESIMC) on NEON registers ([`armv8`], eight blocks interleaved), with GHASH on
+//! PMULL in [`ghash_pmull`] and both in one pass for GCM in [`gcm_pmull`].
+//!
+//! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
+//! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
+//! without touching the data when it has not; the front then takes the portable path. Several
+//! CBC streams (`MultiKey`) are interleaved up to eight at a time by the shared
+//! [`crate::aes::streams`] on the kernel of [`armv8`].
+
+mod armv8;
+mod gcm_pmull;
+mod ghash_pmull;
 
 use super::common::{CounterWidth, Kernels, RoundKeys};
 use crate::cpu::Backend;
 
-/// The kernels of `backend`: none yet on this architecture.
-pub(super) fn kernels(_backend: Backend) -> Option<&'static Kernels> {
-    None
+/// GHASH on PMULL, for every GCM of the crate through [`crate::aes::ghash::Ghash`],
+/// whatever cipher it runs on.
+pub(super) use ghash_pmull::{ghash as ghash_blocks, powers as ghash_powers};
+
+/// The ARMv8 cryptography extension on 128-bit NEON registers.
+static ARMV8: Kernels = Kernels {
+    chain: armv8::chain,
+    cfb_decrypt: armv8::decrypt_cfb,
+    xts: armv8::xts_blocks,
+    gcm: gcm_pmull::gcm_blocks,
+    #[cfg(feature = "alloc")]
+    cbc_encrypt_streams,
+};
+
+/// Several CBC streams, up to eight interleaved per kernel call.
+#[cfg(feature = "alloc")]
+fn cbc_encrypt_streams(keys: &[&RoundKeys], ivs: &mut [[u8; 16]], bufs: &mut [&mut [u8]]) -> bool {
+    let narrow = super::streams::Narrow {
+        runs: armv8::runs(),
+        kernel: armv8::encrypt_cbc_streams,
+        max: armv8::MAX_STREAMS,
+    };
+    super::streams::interleave(narrow, 1, armv8::MAX_STREAMS, None, keys, ivs, bufs)
 }
 
-/// ECB encryption on `backend`'s kernel: none on this architecture.
-pub(super) fn encrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
-    false
+/// ECB encryption on `backend`'s kernel, called directly: one-block calls are short enough
+/// that an indirect call through the table shows in their speed.
+#[inline]
+pub(super) fn encrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+    match backend {
+        Backend::ArmAes => armv8::encrypt(rk, buf),
+        _ => false,
+    }
 }
 
-/// ECB decryption on `backend`'s kernel: none on this architecture.
-pub(super) fn decrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
-    false
+/// ECB decryption on `backend`'s kernel, called directly.
+#[inline]
+pub(super) fn decrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+    match backend {
+        Backend::ArmAes => armv8::decrypt(rk, buf),
+        _ => false,
+    }
 }
 
-/// CTR on `backend`'s kernel: none on this architecture.
-pub(super) fn ctr(_: Backend, _: &RoundKeys, _: CounterWidth, _: &[u8; 16], _: &mut [u8]) -> bool {
-    false
+/// CTR over whole blocks on `backend`'s kernel, called directly.
+#[inline]
+pub(super) fn ctr(
+    backend: Backend,
+    rk: &RoundKeys,
+    width: CounterWidth,
+    counter: &[u8; 16],
+    buf: &mut [u8],
+) -> bool {
+    match backend {
+        Backend::ArmAes => armv8::ctr_blocks(rk, width, counter, buf),
+        _ => false,
+    }
 }
 
-/// The powers of a GHASH key for carry-less kernels: none on this architecture yet.
-pub(super) fn ghash_powers(_: &[u8; 16]) -> Option<super::common::HashPowers> {
-    None
+/// CBC decryption on `backend`'s kernel, called directly.
+#[inline]
+pub(super) fn cbc_decrypt(
+    backend: Backend,
+    rk: &RoundKeys,
+    iv: &mut [u8; 16],
+    buf: &mut [u8],
+) -> bool {
+    match backend {
+        Backend::ArmAes => armv8::decrypt_cbc(rk, iv, buf),
+        _ => false,
+    }
 }
 
-/// GHASH on carry-less kernels: none on this architecture yet.
-pub(super) fn ghash_blocks(_: &super::common::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
-    false
-}
-
-/// CBC decryption on `backend`'s kernel: none on this architecture.
-pub(super) fn cbc_decrypt(_: Backend, _: &RoundKeys, _: &mut [u8; 16], _: &mut [u8]) -> bool {
-    false
+/// The kernels of `backend`, or `None` for the portable one.
+pub(super) fn kernels(backend: Backend) -> Option<&'static Kernels> {
+    match backend {
+        Backend::ArmAes => Some(&ARMV8),
+        _ => None,
+    }
 }

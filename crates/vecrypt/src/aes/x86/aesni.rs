@@ -5,8 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use super::rounds::by_rounds;
 use crate::aes::common::{CounterWidth, RoundKeys};
+use crate::aes::rounds::by_rounds;
 use crate::cpu::{kernel, kernels};
 use crate::modes::Chain;
 

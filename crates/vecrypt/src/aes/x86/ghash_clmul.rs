@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::aesni::{load, reverse_mask, store};
-use crate::aes::ghash::{MAX_BATCH, POWERS};
+use crate::aes::ghash::{MAX_BATCH, POWERS, polyval_key};
 use crate::cpu::{kernel, kernels};
 
 /// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
@@ -106,13 +106,4 @@ pub(in crate::aes) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], dat
     // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
     unsafe { ghash_kernel(powers, acc, data) }
     true
-}
-
-/// The hash key in the carry-less kernels' domain (RFC 8452, Appendix A): the bytes
-/// reversed, then multiplied by x modulo x^128 + x^127 + x^126 + x^121 + 1.
-fn polyval_key(h: &[u8; 16]) -> [u8; 16] {
-    let v = u128::from_be_bytes(*h);
-    let carry = v >> 127;
-    let reduced = (v << 1) ^ (((0xc2u128 << 120) | 1) & 0u128.wrapping_sub(carry));
-    reduced.to_le_bytes()
 }

@@ -11,7 +11,6 @@
 
 mod aesni;
 mod ghash_clmul;
-mod rounds;
 #[cfg(feature = "alloc")]
 mod streams;
 mod vaes_blocks;

@@ -4,12 +4,12 @@
 
 use core::arch::x86_64::*;
 
-use super::rounds::by_rounds;
 use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
 use crate::aes::common::{CounterWidth, RoundKeys, next_tweak};
 use crate::aes::ghash::{MAX_BATCH, POWERS};
+use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
 
 type V = __m256i;
