@@ -250,8 +250,6 @@ impl BlockKernel for Kuznyechik {
         soft::decrypt_blocks(&self.rk, buf);
     }
 
-    // Without `table-backends` the inner `if` is alone and clippy would merge the two.
-    #[cfg_attr(not(feature = "table-backends"), allow(clippy::collapsible_if))]
     fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
         let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) else {
             return crate::modes::ctr_apply_batched(self, counter, buf);
