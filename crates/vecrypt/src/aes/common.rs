@@ -52,6 +52,10 @@ pub(crate) type HashPowers = [[u8; 16]; POWERS];
 pub(crate) type GcmFn =
     fn(&RoundKeys, &HashPowers, bool, &[u8; 16], &mut [u8; 16], &mut [u8]) -> bool;
 
+/// XTS: data round keys, the tweak key's (when the tweak is still to be encrypted), whether
+/// to decrypt, the tweak, data.
+pub(crate) type XtsFn = fn(&RoundKeys, Option<&RoundKeys>, bool, u128, &mut [u8]) -> Option<u128>;
+
 /// CBC encryption of several streams: their round keys, chain values and data.
 #[cfg(feature = "alloc")]
 pub(crate) type StreamsFn = fn(&[&RoundKeys], &mut [[u8; 16]], &mut [&mut [u8]]) -> bool;
@@ -65,9 +69,9 @@ pub(crate) struct Kernels {
     pub(crate) chain: fn(&RoundKeys, Chain, &mut [u8; 16], &mut [u8]) -> bool,
     /// CFB decryption (whole-block feedback); the block ends as the last ciphertext block.
     pub(crate) cfb_decrypt: fn(&RoundKeys, &mut [u8; 16], &mut [u8]) -> bool,
-    /// XTS under consecutive tweaks from the given one (decrypting if asked); the next
-    /// tweak.
-    pub(crate) xts: fn(&RoundKeys, bool, u128, &mut [u8]) -> Option<u128>,
+    /// XTS under consecutive tweaks (decrypting if asked) from the given one, or from it
+    /// encrypted under the tweak key when one is given; the next tweak.
+    pub(crate) xts: XtsFn,
     /// GCM: CTR (32-bit counter) and GHASH of the ciphertext into the state, in one pass,
     /// with the powers of [`super::ghash::Ghash::powers`].
     pub(crate) gcm: GcmFn,

@@ -32,7 +32,7 @@ pub(super) use ghash_clmul::{ghash as ghash_blocks, powers as ghash_powers};
 static AESNI: Kernels = Kernels {
     chain: aesni::chain,
     cfb_decrypt: |_, _, _| false,
-    xts: |_, _, _, _| None,
+    xts: |_, _, _, _, _| None,
     gcm: |_, _, _, _, _, _| false,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::aesni,

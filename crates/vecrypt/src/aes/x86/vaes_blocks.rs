@@ -49,16 +49,13 @@ macro_rules! vaes_blocks {
             }
         }
 
-        /// Runs `f` on the last, partial register's worth of blocks through a stack buffer.
+        /// Runs `f` on the last, partial register's worth of blocks, loaded and stored under
+        /// a mask (the lanes past them are zero going in and dropped coming out).
         #[kernel($k)]
         #[inline]
         fn with_padded(tail: &mut [u8], f: impl FnOnce(V) -> V) {
-            let mut pad = [0u8; BYTES];
-            pad[..tail.len()].copy_from_slice(tail);
-            let out = f(ld(&pad, 0));
-            st(&mut pad, 0, out);
-            tail.copy_from_slice(&pad[..tail.len()]);
-            crate::wipe::array(&mut pad);
+            let out = f(ld_upto(tail, 0));
+            st_upto(tail, 0, out);
         }
 
         #[kernel($k)]

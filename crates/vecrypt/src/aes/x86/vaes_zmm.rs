@@ -8,7 +8,7 @@ use super::rounds::by_rounds;
 use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
-use crate::aes::common::{CounterWidth, RoundKeys, next_tweak};
+use crate::aes::common::{CounterWidth, RoundKeys};
 use crate::aes::ghash::{MAX_BATCH, POWERS};
 use crate::cpu::kernel;
 
@@ -16,6 +16,8 @@ type V = __m512i;
 const LANES: usize = 4;
 const UNROLL: usize = 4;
 const MAX_REGS: usize = 4;
+/// Registers of blocks per XTS loop step: 32 blocks, the tweaks stepping by x^32.
+const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 32 blocks.
 const GCM_REGS: usize = 8;
 
@@ -33,6 +35,33 @@ fn st(bytes: &mut [u8], off: usize, v: V) {
     assert!(bytes.len() >= off + 64);
     // SAFETY: the assertion keeps the 64 bytes written inside `bytes`; no alignment needed.
     unsafe { _mm512_storeu_si512(bytes.as_mut_ptr().add(off).cast(), v) }
+}
+
+/// The whole blocks of `bytes` from `off` on, at most a register's worth, the lanes past
+/// them zero.
+#[kernel(AES_VAES512)]
+#[inline]
+fn ld_upto(bytes: &[u8], off: usize) -> V {
+    let off = off.min(bytes.len());
+    let blocks = ((bytes.len() - off) / 16).min(LANES);
+    let mask = ((1u16 << (2 * blocks)) - 1) as __mmask8;
+    // SAFETY: `off` is at most the length; the mask enables the 64-bit words of the
+    // `blocks` whole blocks after it, all inside `bytes`, and masked-off words are not read.
+    unsafe { _mm512_maskz_loadu_epi64(mask, bytes.as_ptr().add(off).cast()) }
+}
+
+/// Stores the lanes of `v` over the whole blocks of `bytes` from `off` on, at most a
+/// register's worth; the lanes past them are dropped.
+#[kernel(AES_VAES512)]
+#[inline]
+fn st_upto(bytes: &mut [u8], off: usize, v: V) {
+    let off = off.min(bytes.len());
+    let blocks = ((bytes.len() - off) / 16).min(LANES);
+    let mask = ((1u16 << (2 * blocks)) - 1) as __mmask8;
+    // SAFETY: `off` is at most the length; the mask enables the 64-bit words of the
+    // `blocks` whole blocks after it, all inside `bytes`, and masked-off words are not
+    // written.
+    unsafe { _mm512_mask_storeu_epi64(bytes.as_mut_ptr().add(off).cast(), mask, v) }
 }
 
 #[kernel(AES_VAES512)]
@@ -179,17 +208,54 @@ fn swap_halves(v: V) -> V {
     _mm512_shuffle_epi32::<78>(v)
 }
 
-/// Every lane times x^4 in XTS's field: a 4-bit shift of each 128-bit lane, the bits
-/// shifted out folded back with the polynomial 0x87.
+/// The type of the shift counts of this width's shift intrinsics.
+type Shift = u32;
+
+/// Every lane times x^K in XTS's field (`C = 64 - K`, K at most 56): each 128-bit lane
+/// shifted left by K bits, the K bits shifted out multiplied by the polynomial 0x87 (a
+/// product below 2^64) and folded back into the low half.
 #[kernel(AES_VAES512)]
 #[inline]
-fn times_x_lanes(v: V) -> V {
-    let carry = _mm512_srli_epi64::<60>(v);
+fn times_x_pow<const K: Shift, const C: Shift>(v: V) -> V {
+    let carry = _mm512_srli_epi64::<C>(v);
     let poly = _mm512_set1_epi64(0x87);
     let reduced = _mm512_clmulepi64_epi128::<0x01>(carry, poly);
     xor(
-        xor(_mm512_slli_epi64::<4>(v), _mm512_bslli_epi128::<8>(carry)),
+        xor(_mm512_slli_epi64::<K>(v), _mm512_bslli_epi128::<8>(carry)),
         reduced,
+    )
+}
+
+/// Lane `j` holds `t * x^j` in XTS's field: per-lane shifts by `j`, the bits shifted out
+/// folded back as in [`times_x_pow`].
+#[kernel(AES_VAES512)]
+#[inline]
+fn first_tweaks(t: __m128i) -> V {
+    let v = _mm512_broadcast_i32x4(t);
+    let carry = _mm512_srlv_epi64(v, _mm512_set_epi64(61, 61, 62, 62, 63, 63, 64, 64));
+    let reduced = _mm512_clmulepi64_epi128::<0x01>(carry, _mm512_set1_epi64(0x87));
+    xor(
+        xor(
+            _mm512_sllv_epi64(v, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0)),
+            _mm512_bslli_epi128::<8>(carry),
+        ),
+        reduced,
+    )
+}
+
+/// Every lane times x^32 in XTS's field, the step of the XTS loop: the lane's 32-bit words
+/// rotated up by one brings its top word round to the bottom (times 1); the top word times
+/// 0x86, by one carry-less multiplication, completes its fold by the polynomial 0x87.
+/// Four operations, only two of them on the shift and shuffle units, which the AES rounds
+/// around them share.
+#[kernel(AES_VAES512)]
+#[inline]
+fn xts_step(v: V) -> V {
+    let rotated = _mm512_shuffle_epi32::<0x93>(v);
+    let top = _mm512_srli_epi64::<32>(v);
+    xor(
+        rotated,
+        _mm512_clmulepi64_epi128::<0x01>(top, _mm512_set1_epi64(0x86)),
     )
 }
 
