@@ -10,8 +10,9 @@
 //! On VAES machines CTR and GHASH run in one pass over the data, sixteen blocks per GHASH
 //! reduction; on the `vaes512` backend short messages (up to 256 bytes, with up to 64 bytes
 //! of associated data) take one kernel call instead, that encrypts every counter block and
-//! the tag mask together and hashes the whole message with one reduction. Decryption checks the tag in constant time and, when it does not match,
-//! restores the ciphertext so that no unauthenticated plaintext is released.
+//! the tag mask together and hashes the whole message with one reduction. Decryption checks
+//! the tag in constant time and, when it does not match, restores the ciphertext so that no
+//! unauthenticated plaintext is released.
 //!
 //! ```
 //! use vecrypt::aes::Aes128Gcm;

@@ -15,6 +15,8 @@ use crate::cpu::kernel;
 type V = __m256i;
 const LANES: usize = 2;
 const UNROLL: usize = 8;
+/// Registers of blocks per ECB loop step: as many as the other kernels keep in flight.
+const ECB_REGS: usize = UNROLL;
 const MAX_REGS: usize = 8;
 /// Registers of blocks per XTS loop step: 16 blocks, the tweaks stepping by x^16.
 const XTS_REGS: usize = 8;
