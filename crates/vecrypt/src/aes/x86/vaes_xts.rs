@@ -1,23 +1,31 @@
 //! XTS on VAES registers, written once over the primitives of a register width and
 //! expanded by each width's module as `vaes_xts!(KERNEL)` after `vaes_blocks!`, whose ECB
 //! round helpers it uses. The width's module provides `XTS_REGS` (registers of blocks per
-//! loop step, a power of two up to eight) and `times_x_pow::<K, C>` (every lane times x^K,
-//! `C = 64 - K`).
+//! loop step, a power of two up to eight), `first_tweaks` (lane `j` times x^j),
+//! `times_x_pow::<K, C>` (every lane times x^K, `C = 64 - K`, counts of type `Shift`) and
+//! `xts_step` (every lane times x^(LANES * XTS_REGS), the loop's step, written for its
+//! one stride).
 //!
 //! Each lane carries its block's tweak. `XTS_REGS` registers of tweaks are live, and each
 //! steps on by x^(LANES * XTS_REGS) once per loop step: the registers advance side by side,
 //! so no tweak waits for the one before it and the step's latency hides under the AES
 //! rounds. The tweak is folded into the first and last round keys (whitening before the
 //! cipher is one three-way XOR, and the XOR after it rides in the last round's key), so XTS
-//! costs the AES rounds of ECB plus a few shifts and one carry-less multiplication per
-//! register. The tweak key's encryption of the first tweak runs inside the kernel too, on
-//! an xmm register, and the last, partly filled step is loaded and stored under masks.
+//! costs the AES rounds of ECB plus, per register, the tweak step: two shift or shuffle
+//! operations, one carry-less multiplication and one XOR. The tweak key's encryption of
+//! the first tweak runs inside the kernel too, on an xmm register, and the last, partly
+//! filled step is loaded and stored under masks.
 //!
 //! Measured on AMD Zen 5 (EPYC, 4.1 GHz), AES-128, 16 KiB data units, medians: zmm 44 GB/s,
 //! 0.92x the zmm CTR kernel in the same run (0.62x before the tweak registers advanced
 //! side by side); ymm 20 GB/s. AES issues two zmm rounds a cycle there, so ECB's bound is
-//! about 5.5 cycles per register of four blocks; the loop runs about 6, the carry-less
-//! multiplication of the tweak step taking an AES unit's slot.
+//! about 5.5 cycles per register of four blocks; the loop runs about 6, the tweak step's
+//! carry-less multiplication taking an AES unit's slot. Other zmm steps measured in the
+//! same way: two 64-bit shifts, a byte shift and the multiplication, 0.81x to 0.85x CTR;
+//! two byte shifts and the multiplication, 0.78x; byte shifts with the carry folded by
+//! three more shifts instead of the multiplication, 0.74x. The shift and shuffle units
+//! evidently share ports with the AES units, so the word rotation's one shuffle is cheapest.
+//! On ymm the two byte shifts and the multiplication measured best (x^16 a step).
 
 macro_rules! vaes_xts {
     ($k:ident) => {
