@@ -52,6 +52,16 @@ pub(crate) type HashPowers = [[u8; 16]; POWERS];
 pub(crate) type GcmFn =
     fn(&RoundKeys, &HashPowers, bool, &[u8; 16], &mut [u8; 16], &mut [u8]) -> bool;
 
+/// GCM of a whole short message in one kernel call: round keys, powers, whether to decrypt,
+/// the pre-counter block J0, associated data and text; the full tag (before any
+/// truncation), or `None`, doing nothing, when the kernel does not take this message.
+pub(crate) type GcmShortFn =
+    fn(&RoundKeys, &HashPowers, bool, &[u8; 16], &[u8], &mut [u8]) -> Option<[u8; 16]>;
+
+/// XTS: data round keys, the tweak key's (when the tweak is still to be encrypted), whether
+/// to decrypt, the tweak, data.
+pub(crate) type XtsFn = fn(&RoundKeys, Option<&RoundKeys>, bool, u128, &mut [u8]) -> Option<u128>;
+
 /// CBC encryption of several streams: their round keys, chain values and data.
 #[cfg(feature = "alloc")]
 pub(crate) type StreamsFn = fn(&[&RoundKeys], &mut [[u8; 16]], &mut [&mut [u8]]) -> bool;
@@ -65,12 +75,15 @@ pub(crate) struct Kernels {
     pub(crate) chain: fn(&RoundKeys, Chain, &mut [u8; 16], &mut [u8]) -> bool,
     /// CFB decryption (whole-block feedback); the block ends as the last ciphertext block.
     pub(crate) cfb_decrypt: fn(&RoundKeys, &mut [u8; 16], &mut [u8]) -> bool,
-    /// XTS under consecutive tweaks from the given one (decrypting if asked); the next
-    /// tweak.
-    pub(crate) xts: fn(&RoundKeys, bool, u128, &mut [u8]) -> Option<u128>,
+    /// XTS under consecutive tweaks (decrypting if asked) from the given one, or from it
+    /// encrypted under the tweak key when one is given; the next tweak.
+    pub(crate) xts: XtsFn,
     /// GCM: CTR (32-bit counter) and GHASH of the ciphertext into the state, in one pass,
     /// with the powers of [`super::ghash::Ghash::powers`].
     pub(crate) gcm: GcmFn,
+    /// GCM of a whole message, for the lengths where one call beats the general path;
+    /// which lengths that is, each backend decides (see the x86 module).
+    pub(crate) gcm_short: GcmShortFn,
     /// CBC encryption of several streams of one key size, one key and chain each, all done
     /// or none.
     #[cfg(feature = "alloc")]

@@ -82,11 +82,30 @@ impl<K: KeySize> AesXts<K> {
         let fused = self
             .data
             .kernels
-            .and_then(|k| (k.xts)(&self.data.rk, decrypt, t, buf));
+            .and_then(|k| (k.xts)(&self.data.rk, None, decrypt, t, buf));
         match fused {
             Some(next) => next,
             None => batched(&self.data, decrypt, t, buf),
         }
+    }
+
+    /// The data unit's first whole blocks, from the tweak block `iv` still to be encrypted
+    /// under the tweak key (inside the backend's kernel when it has one); returns the next
+    /// tweak.
+    fn first_blocks(&self, iv: &[u8; 16], buf: &mut [u8], decrypt: bool) -> u128 {
+        let raw = u128::from_le_bytes(*iv);
+        let fused = self
+            .data
+            .kernels
+            .and_then(|k| (k.xts)(&self.data.rk, Some(&self.tweak.rk), decrypt, raw, buf));
+        if let Some(next) = fused {
+            return next;
+        }
+        let mut t0 = *iv;
+        self.tweak.ecb_encrypt(&mut t0);
+        let t = u128::from_le_bytes(t0);
+        crate::wipe::array(&mut t0);
+        batched(&self.data, decrypt, t, buf)
     }
 
     fn run(&self, iv: &[u8], buf: &mut [u8], decrypt: bool) -> Result<(), Error> {
@@ -101,18 +120,15 @@ impl<K: KeySize> AesXts<K> {
         if buf.len() < 16 || buf.len() as u128 > 16 << 20 {
             return Err(Error::InvalidLength);
         }
-        self.tweak.ecb_encrypt(&mut t0);
-        let t = u128::from_le_bytes(t0);
-        crate::wipe::array(&mut t0);
         let partial = buf.len() % 16;
         if partial == 0 {
-            self.blocks(t, buf, decrypt);
+            self.first_blocks(&t0, buf, decrypt);
             return Ok(());
         }
         // Ciphertext stealing: the last whole block and the partial one trade bytes.
         let full = buf.len() / 16 * 16;
         let (head, tail) = buf.split_at_mut(full - 16);
-        let t = self.blocks(t, head, decrypt);
+        let t = self.first_blocks(&t0, head, decrypt);
         let (t_first, t_second) = if decrypt {
             (next_tweak(t), t)
         } else {

@@ -31,8 +31,9 @@ pub(super) use ghash_clmul::{ghash as ghash_blocks, powers as ghash_powers};
 static AESNI: Kernels = Kernels {
     chain: aesni::chain,
     cfb_decrypt: |_, _, _| false,
-    xts: |_, _, _, _| None,
+    xts: |_, _, _, _, _| None,
     gcm: |_, _, _, _, _, _| false,
+    gcm_short: |_, _, _, _, _, _| None,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::aesni,
 };
@@ -44,6 +45,7 @@ static VAES256: Kernels = Kernels {
     cfb_decrypt: vaes_ymm::decrypt_cfb,
     xts: vaes_ymm::xts_blocks,
     gcm: vaes_ymm::gcm_blocks,
+    gcm_short: |_, _, _, _, _, _| None,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes256,
 };
@@ -54,6 +56,7 @@ static VAES512: Kernels = Kernels {
     cfb_decrypt: vaes_zmm::decrypt_cfb,
     xts: vaes_zmm::xts_blocks,
     gcm: vaes_zmm::gcm_blocks,
+    gcm_short: vaes_zmm::gcm_short,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes512,
 };

@@ -1,8 +1,8 @@
 //! The block kernels of VAES, written once over the primitives of a register width and
 //! expanded by each width's module (`vaes_blocks!(KERNEL)`, with the kernel table's name of
 //! that width): ECB, CTR, CBC and CFB decryption, and CBC encryption of several streams at
-//! once. The module expanding it provides `V`, `LANES`, `UNROLL`, `MAX_REGS`, the
-//! register primitives and the imports.
+//! once. The module expanding it provides `V`, `LANES`, `UNROLL`, `ECB_REGS`, `MAX_REGS`,
+//! the register primitives and the imports.
 
 /// Byte reversal within each block.
 pub(super) const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
@@ -49,28 +49,25 @@ macro_rules! vaes_blocks {
             }
         }
 
-        /// Runs `f` on the last, partial register's worth of blocks through a stack buffer.
+        /// Runs `f` on the last, partial register's worth of blocks, loaded and stored under
+        /// a mask (the lanes past them are zero going in and dropped coming out).
         #[kernel($k)]
         #[inline]
         fn with_padded(tail: &mut [u8], f: impl FnOnce(V) -> V) {
-            let mut pad = [0u8; BYTES];
-            pad[..tail.len()].copy_from_slice(tail);
-            let out = f(ld(&pad, 0));
-            st(&mut pad, 0, out);
-            tail.copy_from_slice(&pad[..tail.len()]);
-            crate::wipe::array(&mut pad);
+            let out = f(ld_upto(tail, 0));
+            st_upto(tail, 0, out);
         }
 
         #[kernel($k)]
         fn ecb<const NR: usize, const DECRYPT: bool>(keys: &[[u8; 16]; 15], buf: &mut [u8]) {
             let k = round_keys(keys);
-            let mut wide = buf.chunks_exact_mut(BYTES * UNROLL);
+            let mut wide = buf.chunks_exact_mut(BYTES * ECB_REGS);
             for chunk in &mut wide {
-                let mut b: [V; UNROLL] = core::array::from_fn(|i| ld(chunk, i * BYTES));
+                let mut b: [V; ECB_REGS] = core::array::from_fn(|i| ld(chunk, i * BYTES));
                 if DECRYPT {
-                    decrypt_n::<NR, UNROLL>(&k, &mut b);
+                    decrypt_n::<NR, ECB_REGS>(&k, &mut b);
                 } else {
-                    encrypt_n::<NR, UNROLL>(&k, &mut b);
+                    encrypt_n::<NR, ECB_REGS>(&k, &mut b);
                 }
                 for (i, v) in b.into_iter().enumerate() {
                     st(chunk, i * BYTES, v);

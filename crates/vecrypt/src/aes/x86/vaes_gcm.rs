@@ -163,26 +163,19 @@ macro_rules! vaes_gcm {
             let blocks = rest.len() / 16;
             if blocks > 0 {
                 let regs = blocks.div_ceil(LANES);
-                let mut pad = [0u8; BYTES * GCM_REGS];
-                pad[..rest.len()].copy_from_slice(rest);
+                // Lanes past the end hold keystream or zeros; GHASH multiplies them by the
+                // zero blocks after H^1.
                 let mut c = [zero(); GCM_REGS];
                 for u in 0..regs {
                     let mut ks = [shuf(base, rev)];
                     encrypt_n::<NR, 1>(&k, &mut ks);
-                    let input = ld(&pad, u * BYTES);
-                    c[u] = input;
-                    st(&mut pad, u * BYTES, xor(ks[0], input));
+                    let input = ld_upto(rest, u * BYTES);
+                    let out = xor(ks[0], input);
+                    st_upto(rest, u * BYTES, out);
+                    c[u] = if DECRYPT { input } else { out };
                     base = add32(base, step_one);
                 }
-                rest.copy_from_slice(&pad[..rest.len()]);
-                if !DECRYPT {
-                    pad[rest.len()..].fill(0);
-                    for u in 0..regs {
-                        c[u] = ld(&pad, u * BYTES);
-                    }
-                }
                 s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
-                crate::wipe::array(&mut pad);
             }
             xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
         }

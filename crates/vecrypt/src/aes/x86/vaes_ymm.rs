@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
-use crate::aes::common::{CounterWidth, RoundKeys, next_tweak};
+use crate::aes::common::{CounterWidth, RoundKeys};
 use crate::aes::ghash::{MAX_BATCH, POWERS};
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
@@ -15,7 +15,11 @@ use crate::cpu::kernel;
 type V = __m256i;
 const LANES: usize = 2;
 const UNROLL: usize = 8;
+/// Registers of blocks per ECB loop step: as many as the other kernels keep in flight.
+const ECB_REGS: usize = UNROLL;
 const MAX_REGS: usize = 8;
+/// Registers of blocks per XTS loop step: 16 blocks, the tweaks stepping by x^16.
+const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 16 blocks.
 const GCM_REGS: usize = 8;
 
@@ -33,6 +37,42 @@ fn st(bytes: &mut [u8], off: usize, v: V) {
     assert!(bytes.len() >= off + 32);
     // SAFETY: the assertion keeps the 32 bytes written inside `bytes`; no alignment needed.
     unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().add(off).cast(), v) }
+}
+
+/// The 64-bit words of the whole blocks of `bytes` from `off` on, at most a register's
+/// worth, as a mask of `vpmaskmovq`.
+#[kernel(AES_VAES256)]
+#[inline]
+fn words_upto(bytes: &[u8], off: usize) -> V {
+    let blocks = ((bytes.len() - off) / 16).min(LANES);
+    _mm256_cmpgt_epi64(
+        _mm256_set1_epi64x(2 * blocks as i64),
+        _mm256_setr_epi64x(0, 1, 2, 3),
+    )
+}
+
+/// The whole blocks of `bytes` from `off` on, at most a register's worth, the lanes past
+/// them zero.
+#[kernel(AES_VAES256)]
+#[inline]
+fn ld_upto(bytes: &[u8], off: usize) -> V {
+    let off = off.min(bytes.len());
+    let mask = words_upto(bytes, off);
+    // SAFETY: `off` is at most the length; the mask enables the 64-bit words of the whole
+    // blocks after it, all inside `bytes`, and masked-off words are not read.
+    unsafe { _mm256_maskload_epi64(bytes.as_ptr().add(off).cast(), mask) }
+}
+
+/// Stores the lanes of `v` over the whole blocks of `bytes` from `off` on, at most a
+/// register's worth; the lanes past them are dropped.
+#[kernel(AES_VAES256)]
+#[inline]
+fn st_upto(bytes: &mut [u8], off: usize, v: V) {
+    let off = off.min(bytes.len());
+    let mask = words_upto(bytes, off);
+    // SAFETY: `off` is at most the length; the mask enables the 64-bit words of the whole
+    // blocks after it, all inside `bytes`, and masked-off words are not written.
+    unsafe { _mm256_maskstore_epi64(bytes.as_mut_ptr().add(off).cast(), mask, v) }
 }
 
 #[kernel(AES_VAES256)]
@@ -168,18 +208,50 @@ fn swap_halves(v: V) -> V {
     _mm256_shuffle_epi32::<78>(v)
 }
 
-/// Every lane times x^2 in XTS's field: a 2-bit shift of each 128-bit lane, the bits
-/// shifted out folded back with the polynomial 0x87.
+/// The type of the shift counts of this width's shift intrinsics.
+type Shift = i32;
+
+/// Every lane times x^K in XTS's field (`C = 64 - K`, K at most 56): each 128-bit lane
+/// shifted left by K bits, the K bits shifted out multiplied by the polynomial 0x87 (a
+/// product below 2^64) and folded back into the low half.
 #[kernel(AES_VAES256)]
 #[inline]
-fn times_x_lanes(v: V) -> V {
-    let carry = _mm256_srli_epi64::<62>(v);
+fn times_x_pow<const K: Shift, const C: Shift>(v: V) -> V {
+    let carry = _mm256_srli_epi64::<C>(v);
     let poly = _mm256_set1_epi64x(0x87);
     let reduced = _mm256_clmulepi64_epi128::<0x01>(carry, poly);
     xor(
-        xor(_mm256_slli_epi64::<2>(v), _mm256_bslli_epi128::<8>(carry)),
+        xor(_mm256_slli_epi64::<K>(v), _mm256_bslli_epi128::<8>(carry)),
         reduced,
     )
+}
+
+/// Lane `j` holds `t * x^j` in XTS's field: per-lane shifts by `j`, the bits shifted out
+/// folded back as in [`times_x_pow`].
+#[kernel(AES_VAES256)]
+#[inline]
+fn first_tweaks(t: __m128i) -> V {
+    let v = _mm256_broadcastsi128_si256(t);
+    let carry = _mm256_srlv_epi64(v, _mm256_set_epi64x(63, 63, 64, 64));
+    let reduced = _mm256_clmulepi64_epi128::<0x01>(carry, _mm256_set1_epi64x(0x87));
+    xor(
+        xor(
+            _mm256_sllv_epi64(v, _mm256_set_epi64x(1, 1, 0, 0)),
+            _mm256_bslli_epi128::<8>(carry),
+        ),
+        reduced,
+    )
+}
+
+/// Every lane times x^16 in XTS's field, the step of the XTS loop: each 128-bit lane
+/// shifted up by two bytes, its top two bytes multiplied by the polynomial 0x87 and folded
+/// back into the low half. Two byte shifts and one carry-less multiplication.
+#[kernel(AES_VAES256)]
+#[inline]
+fn xts_step(v: V) -> V {
+    let top = _mm256_bsrli_epi128::<14>(v);
+    let reduced = _mm256_clmulepi64_epi128::<0x00>(top, _mm256_set1_epi64x(0x87));
+    xor(_mm256_bslli_epi128::<2>(v), reduced)
 }
 
 vaes_blocks!(AES_VAES256);

@@ -1,13 +1,29 @@
 //! VAES on 512-bit registers, four blocks each: the width's primitives, then the kernels of
-//! `vaes_blocks`, `vaes_gcm` and `vaes_xts` expanded over them. Four registers are kept in
-//! flight to cover the three-cycle latency of VAESENC at one issue per cycle.
+//! `vaes_blocks`, `vaes_gcm` and `vaes_xts` expanded over them, and [`gcm_short`], GCM of
+//! a whole short message in one call. Four registers are kept in flight to cover the
+//! three-cycle latency of VAESENC at one issue per cycle; ECB, with nothing to do between
+//! the rounds, takes sixteen registers (64 blocks) a step.
+//!
+//! ECB runs at the AES units' bound on AMD Zen 5 (two zmm rounds a cycle, about 5.5
+//! cycles per register of four blocks with AES-128): 16 KiB in about 310 ns, 1.00x the
+//! `aes` crate's VAES backend in the same run (medians of six runs: 1.005x with sixteen
+//! registers a step, 0.976x with four).
+//!
+//! GCM picks its kernel by length, here and only here: messages of at most
+//! [`GCM_SHORT_TEXT`] bytes (with at most one register of associated data) take
+//! [`gcm_short`], longer ones the one-pass kernel of `vaes_gcm`. Measured on AMD Zen 5
+//! (EPYC, 4.1 GHz), AES-128, medians of one run: 64-byte messages seal in 41 ns on the
+//! short kernel against 71 ns on the one-pass kernel and 74 ns for the `aes-gcm` crate
+//! (1.8x); 256 bytes in 47 ns against 77 ns; 512 bytes, past the limit, in 84 ns. The
+//! short kernel's time hardly grows with the length up to its limit: its AES rounds and
+//! its one GHASH reduction are latency-bound.
 
 use core::arch::x86_64::*;
 
 use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
-use crate::aes::common::{CounterWidth, RoundKeys, next_tweak};
+use crate::aes::common::{CounterWidth, RoundKeys};
 use crate::aes::ghash::{MAX_BATCH, POWERS};
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
@@ -15,7 +31,11 @@ use crate::cpu::kernel;
 type V = __m512i;
 const LANES: usize = 4;
 const UNROLL: usize = 4;
+/// Registers of blocks per ECB loop step.
+const ECB_REGS: usize = 16;
 const MAX_REGS: usize = 4;
+/// Registers of blocks per XTS loop step: 32 blocks, the tweaks stepping by x^32.
+const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 32 blocks.
 const GCM_REGS: usize = 8;
 
@@ -33,6 +53,33 @@ fn st(bytes: &mut [u8], off: usize, v: V) {
     assert!(bytes.len() >= off + 64);
     // SAFETY: the assertion keeps the 64 bytes written inside `bytes`; no alignment needed.
     unsafe { _mm512_storeu_si512(bytes.as_mut_ptr().add(off).cast(), v) }
+}
+
+/// The whole blocks of `bytes` from `off` on, at most a register's worth, the lanes past
+/// them zero.
+#[kernel(AES_VAES512)]
+#[inline]
+fn ld_upto(bytes: &[u8], off: usize) -> V {
+    let off = off.min(bytes.len());
+    let blocks = ((bytes.len() - off) / 16).min(LANES);
+    let mask = ((1u16 << (2 * blocks)) - 1) as __mmask8;
+    // SAFETY: `off` is at most the length; the mask enables the 64-bit words of the
+    // `blocks` whole blocks after it, all inside `bytes`, and masked-off words are not read.
+    unsafe { _mm512_maskz_loadu_epi64(mask, bytes.as_ptr().add(off).cast()) }
+}
+
+/// Stores the lanes of `v` over the whole blocks of `bytes` from `off` on, at most a
+/// register's worth; the lanes past them are dropped.
+#[kernel(AES_VAES512)]
+#[inline]
+fn st_upto(bytes: &mut [u8], off: usize, v: V) {
+    let off = off.min(bytes.len());
+    let blocks = ((bytes.len() - off) / 16).min(LANES);
+    let mask = ((1u16 << (2 * blocks)) - 1) as __mmask8;
+    // SAFETY: `off` is at most the length; the mask enables the 64-bit words of the
+    // `blocks` whole blocks after it, all inside `bytes`, and masked-off words are not
+    // written.
+    unsafe { _mm512_mask_storeu_epi64(bytes.as_mut_ptr().add(off).cast(), mask, v) }
 }
 
 #[kernel(AES_VAES512)]
@@ -179,20 +226,184 @@ fn swap_halves(v: V) -> V {
     _mm512_shuffle_epi32::<78>(v)
 }
 
-/// Every lane times x^4 in XTS's field: a 4-bit shift of each 128-bit lane, the bits
-/// shifted out folded back with the polynomial 0x87.
+/// The type of the shift counts of this width's shift intrinsics.
+type Shift = u32;
+
+/// Every lane times x^K in XTS's field (`C = 64 - K`, K at most 56): each 128-bit lane
+/// shifted left by K bits, the K bits shifted out multiplied by the polynomial 0x87 (a
+/// product below 2^64) and folded back into the low half.
 #[kernel(AES_VAES512)]
 #[inline]
-fn times_x_lanes(v: V) -> V {
-    let carry = _mm512_srli_epi64::<60>(v);
+fn times_x_pow<const K: Shift, const C: Shift>(v: V) -> V {
+    let carry = _mm512_srli_epi64::<C>(v);
     let poly = _mm512_set1_epi64(0x87);
     let reduced = _mm512_clmulepi64_epi128::<0x01>(carry, poly);
     xor(
-        xor(_mm512_slli_epi64::<4>(v), _mm512_bslli_epi128::<8>(carry)),
+        xor(_mm512_slli_epi64::<K>(v), _mm512_bslli_epi128::<8>(carry)),
         reduced,
+    )
+}
+
+/// Lane `j` holds `t * x^j` in XTS's field: per-lane shifts by `j`, the bits shifted out
+/// folded back as in [`times_x_pow`].
+#[kernel(AES_VAES512)]
+#[inline]
+fn first_tweaks(t: __m128i) -> V {
+    let v = _mm512_broadcast_i32x4(t);
+    let carry = _mm512_srlv_epi64(v, _mm512_set_epi64(61, 61, 62, 62, 63, 63, 64, 64));
+    let reduced = _mm512_clmulepi64_epi128::<0x01>(carry, _mm512_set1_epi64(0x87));
+    xor(
+        xor(
+            _mm512_sllv_epi64(v, _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0)),
+            _mm512_bslli_epi128::<8>(carry),
+        ),
+        reduced,
+    )
+}
+
+/// Every lane times x^32 in XTS's field, the step of the XTS loop: the lane's 32-bit words
+/// rotated up by one brings its top word round to the bottom (times 1); the top word times
+/// 0x86, by one carry-less multiplication, completes its fold by the polynomial 0x87.
+/// Four operations, only two of them on the shift and shuffle units, which the AES rounds
+/// around them share.
+#[kernel(AES_VAES512)]
+#[inline]
+fn xts_step(v: V) -> V {
+    let rotated = _mm512_shuffle_epi32::<0x93>(v);
+    let top = _mm512_srli_epi64::<32>(v);
+    xor(
+        rotated,
+        _mm512_clmulepi64_epi128::<0x01>(top, _mm512_set1_epi64(0x86)),
     )
 }
 
 vaes_blocks!(AES_VAES512);
 vaes_gcm!(AES_VAES512);
 vaes_xts!(AES_VAES512);
+
+/// Longest text [`gcm_short`] takes, in bytes: up to here one call that encrypts every
+/// counter block and the tag mask at once and hashes the message with one reduction beats
+/// the general path (measured on Zen 5, see [`gcm_short`]).
+const GCM_SHORT_TEXT: usize = 256;
+/// Longest associated data [`gcm_short`] takes, in bytes: one register.
+const GCM_SHORT_AAD: usize = BYTES;
+
+/// The byte mask of the bytes of `bytes` from `off` on, at most a register's worth.
+#[kernel(AES_VAES512)]
+#[inline]
+fn bytes_upto(bytes: &[u8], off: usize) -> __mmask64 {
+    let n = bytes.len().saturating_sub(off).min(BYTES);
+    if n == BYTES { !0 } else { (1u64 << n) - 1 }
+}
+
+/// The bytes of `bytes` from `off` on, at most a register's worth, the rest zero.
+#[kernel(AES_VAES512)]
+#[inline]
+fn ld_bytes(bytes: &[u8], off: usize) -> V {
+    let mask = bytes_upto(bytes, off);
+    let off = off.min(bytes.len());
+    // SAFETY: `off` is at most the length; the mask enables only the bytes after it that
+    // lie inside `bytes`, and masked-off bytes are not read.
+    unsafe { _mm512_maskz_loadu_epi8(mask, bytes.as_ptr().add(off).cast()) }
+}
+
+/// Stores the bytes of `v` over those of `bytes` from `off` on, at most a register's
+/// worth; returns `v` with the bytes past the end zeroed.
+#[kernel(AES_VAES512)]
+#[inline]
+fn st_bytes(bytes: &mut [u8], off: usize, v: V) -> V {
+    let mask = bytes_upto(bytes, off);
+    let off = off.min(bytes.len());
+    // SAFETY: `off` is at most the length; the mask enables only the bytes after it that
+    // lie inside `bytes`, and masked-off bytes are not written.
+    unsafe { _mm512_mask_storeu_epi8(bytes.as_mut_ptr().add(off).cast(), mask, v) }
+    _mm512_maskz_mov_epi8(mask, v)
+}
+
+/// GCM of a whole message of at most [`GCM_SHORT_TEXT`] bytes with at most
+/// [`GCM_SHORT_AAD`] bytes of associated data, returning the full tag. Every counter block
+/// (four registers, whatever the length: the rounds are latency-bound here, so the unused
+/// ones cost no time) and the tag mask E(J0) go through AES together; the associated data,
+/// the text and the length block are multiplied by their powers of H and reduced once.
+/// Data is loaded and stored under byte masks.
+#[kernel(AES_VAES512)]
+fn gcm_short_kernel<const NR: usize, const DECRYPT: bool>(
+    keys: &[[u8; 16]; 15],
+    powers: &[[u8; 16]; POWERS],
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    const REGS: usize = GCM_SHORT_TEXT / BYTES;
+    let k = round_keys(keys);
+    let rev = bcast(&core::hint::black_box(REVERSE));
+    let table = powers.as_flattened();
+    let base = add32(shuf(bcast(j0), rev), lane_counts(1));
+    let mut ks: [V; REGS] =
+        core::array::from_fn(|u| shuf(add32(base, lane_counts_flat((u * LANES) as u64)), rev));
+    let mut mask = _mm_xor_si128(xmm_load(j0, 0), xmm_load(&keys[0], 0));
+    for key in &keys[1..NR] {
+        mask = _mm_aesenc_si128(mask, xmm_load(key, 0));
+    }
+    mask = _mm_aesenclast_si128(mask, xmm_load(&keys[NR], 0));
+    encrypt_n::<NR, REGS>(&k, &mut ks);
+    // Block `i` of the hashed message (associated data, text, lengths) is multiplied by
+    // H^(total - i), read at `first + 16 i` bytes into the table.
+    let aad_blocks = aad.len().div_ceil(16);
+    let total = aad_blocks + buf.len().div_ceil(16) + 1;
+    let first = 16 * (MAX_BATCH - total);
+    let mut sums = [zero(); 3];
+    if !aad.is_empty() {
+        ghash_multiply(shuf(ld_bytes(aad, 0), rev), ld(table, first), &mut sums);
+    }
+    for (u, key) in ks.iter().enumerate() {
+        let off = u * BYTES;
+        if off >= buf.len() {
+            break;
+        }
+        let input = ld_bytes(buf, off);
+        let out = st_bytes(buf, off, xor(input, *key));
+        let c = if DECRYPT { input } else { out };
+        let p = ld(table, first + 16 * (aad_blocks + u * LANES));
+        ghash_multiply(shuf(c, rev), p, &mut sums);
+    }
+    let lengths = _mm_set_epi64x((8 * aad.len() as u64) as i64, (8 * buf.len() as u64) as i64);
+    ghash_multiply(zext(lengths), ld(table, 16 * (MAX_BATCH - 1)), &mut sums);
+    let s = ghash_reduce(&sums);
+    let mut tag = [0u8; 16];
+    xmm_store(
+        &mut tag,
+        0,
+        _mm_xor_si128(_mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)), mask),
+    );
+    tag
+}
+
+/// GCM of a whole short message (see [`gcm_short_kernel`]); `None`, doing nothing, when
+/// the message is longer than this kernel takes or the CPU cannot run it.
+pub(super) fn gcm_short(
+    rk: &RoundKeys,
+    powers: &[[u8; 16]; POWERS],
+    decrypt: bool,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> Option<[u8; 16]> {
+    if buf.len() > GCM_SHORT_TEXT || aad.len() > GCM_SHORT_AAD || !runs() {
+        return None;
+    }
+    // SAFETY: runs() confirmed the features this kernel is compiled for.
+    unsafe {
+        Some(if decrypt {
+            by_rounds!(
+                rk.rounds,
+                gcm_short_kernel::<true>(&rk.enc, powers, j0, aad, buf)
+            )
+        } else {
+            by_rounds!(
+                rk.rounds,
+                gcm_short_kernel::<false>(&rk.enc, powers, j0, aad, buf)
+            )
+        })
+    }
+}
