@@ -23,11 +23,37 @@ pub(super) use ghash_pmull::{ghash as ghash_blocks, powers as ghash_powers};
 static ARMV8: Kernels = Kernels {
     chain: armv8::chain,
     cfb_decrypt: armv8::decrypt_cfb,
-    xts: armv8::xts_blocks,
+    xts,
     gcm: gcm_pmull::gcm_blocks,
+    gcm_short: |_, _, _, _, _, _| None,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams,
 };
+
+/// XTS on [`armv8`]: a tweak still to be encrypted goes through the tweak key's ECB on the
+/// same kernel first.
+fn xts(
+    rk: &RoundKeys,
+    tweak_key: Option<&RoundKeys>,
+    decrypt: bool,
+    tweak: u128,
+    buf: &mut [u8],
+) -> Option<u128> {
+    let t = match tweak_key {
+        Some(tk) => {
+            let mut block = tweak.to_le_bytes();
+            let done = armv8::encrypt(tk, &mut block);
+            let t = u128::from_le_bytes(block);
+            crate::wipe::array(&mut block);
+            if !done {
+                return None;
+            }
+            t
+        }
+        None => tweak,
+    };
+    armv8::xts_blocks(rk, decrypt, t, buf)
+}
 
 /// Several CBC streams, up to eight interleaved per kernel call.
 #[cfg(feature = "alloc")]
