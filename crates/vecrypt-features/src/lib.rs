@@ -92,6 +92,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("AIGIS_KECCAK_AVX512VL", "x86_64", "avx512f,avx512vl"),
     ("AIGIS_KECCAK_AVX512", "x86_64", "avx2,avx512f,avx512vl"),
     ("AIGIS_SM3_AVX2", "x86_64", "avx2"),
+    ("AIGIS_DSP", "arm", "dsp"),
 ];
 
 fn entry(name: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {

@@ -51,6 +51,8 @@ pub enum Backend {
     Vaes256,
     /// x86 VAES on 512-bit registers.
     Vaes512,
+    /// Arm Cortex-M4 (ARMv7E-M) DSP instructions on packed 16-bit halves.
+    ArmDsp,
 }
 
 impl Backend {
@@ -66,6 +68,7 @@ impl Backend {
         Backend::AesNi,
         Backend::Vaes256,
         Backend::Vaes512,
+        Backend::ArmDsp,
     ];
 
     /// The name used by `VECRYPT_BACKEND`, the CLI and reports.
@@ -80,6 +83,7 @@ impl Backend {
             Backend::AesNi => "aesni",
             Backend::Vaes256 => "vaes256",
             Backend::Vaes512 => "vaes512",
+            Backend::ArmDsp => "arm-dsp",
         }
     }
 
