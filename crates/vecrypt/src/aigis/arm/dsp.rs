@@ -21,10 +21,9 @@ use super::params::{N, Q};
 use super::poly::Poly;
 use super::reduce::QINV;
 
-/// -q^-1 mod 2^16, in the bottom half.
-const NQINV: u32 = (QINV as i32).wrapping_neg() as u32 & 0xffff;
-/// q, in the bottom half.
-const QB: u32 = Q as u32;
+/// -q^-1 mod 2^16 in the bottom half and q in the top half: one register for both
+/// constants of a Montgomery reduction.
+const MONT: u32 = ((QINV as i32).wrapping_neg() as u32 & 0xffff) | (Q as u32) << 16;
 /// round(2^26 / q) and the rounding term of Barrett reduction (as in `reduce`).
 const BARRETT_V: u32 = 8737;
 const BARRETT_ROUND: u32 = 1 << 25;
@@ -59,6 +58,23 @@ const NEG_ZETAS: [i16; N] = {
     }
     z
 };
+
+/// Twiddles two by two, `[2 i]` in the bottom half and `[2 i + 1]` in the top half: one
+/// load for the two groups of a layer that a pass handles together.
+const fn pairs(z: &[i16; N]) -> [u32; N / 2] {
+    let mut p = [0u32; N / 2];
+    let mut i = 0;
+    while i < N / 2 {
+        p[i] = z[2 * i] as u16 as u32 | (z[2 * i + 1] as u16 as u32) << 16;
+        i += 1;
+    }
+    p
+}
+
+/// [`ZETAS`] in pairs.
+const ZETA_PAIRS: [u32; N / 2] = pairs(&ZETAS);
+/// [`NEG_ZETAS`] in pairs.
+const NEG_ZETA_PAIRS: [u32; N / 2] = pairs(&NEG_ZETAS);
 
 /// 2^-16 mod q.
 const R_INV: i64 = pow_mod(65536, Q as u32 - 2);
@@ -124,6 +140,10 @@ dsp2! {
     smulbb = "smulbb";
     /// top(a) * bottom(b), signed.
     smultb = "smultb";
+    /// bottom(a) * top(b), signed.
+    smulbt = "smulbt";
+    /// top(a) * top(b), signed.
+    smultt = "smultt";
     /// Halves added, wrapping.
     sadd16 = "sadd16";
     /// Halves subtracted, wrapping.
@@ -139,6 +159,8 @@ dsp2! {
 dsp3! {
     /// bottom(a) * bottom(b) + c.
     smlabb = "smlabb";
+    /// bottom(a) * top(b) + c.
+    smlabt = "smlabt";
     /// top(a) * bottom(b) + c.
     smlatb = "smlatb";
     /// top(a) * top(b) + c.
@@ -195,13 +217,19 @@ fn reduce32(p: u32) -> u32 {
 /// absolute value below q, in the top half (the bottom half is zero).
 #[inline(always)]
 fn mont(p: u32) -> u32 {
-    smlabb(smulbb(p, NQINV), QB, p)
+    smlabt(smulbb(p, MONT), MONT, p)
 }
 
 /// Both halves of `x` times the bottom half of `z`, Montgomery-reduced, packed.
 #[inline(always)]
 fn mont_pair(x: u32, z: u32) -> u32 {
     pkhtb16(mont(smultb(x, z)), mont(smulbb(x, z)))
+}
+
+/// Both halves of `x` times the top half of `z`, Montgomery-reduced, packed.
+#[inline(always)]
+fn mont_pair_top(x: u32, z: u32) -> u32 {
+    pkhtb16(mont(smultt(x, z)), mont(smulbt(x, z)))
 }
 
 /// Barrett reduction of both halves (any 16-bit values) to [-(q-1)/2, (q-1)/2].
@@ -236,26 +264,53 @@ fn ct(a: u32, b: u32, z: u32) -> (u32, u32) {
     (sadd16(a, t), ssub16(a, t))
 }
 
+/// [`ct`] with the twiddle in the top half of `z`.
+#[inline(always)]
+fn ct_top(a: u32, b: u32, z: u32) -> (u32, u32) {
+    let t = mont_pair_top(b, z);
+    (sadd16(a, t), ssub16(a, t))
+}
+
 /// A Gentleman-Sande butterfly of two words: (a + b, zeta (b - a)) in both halves.
 #[inline(always)]
 fn gs(a: u32, b: u32, z: u32) -> (u32, u32) {
     (sadd16(a, b), mont_pair(ssub16(b, a), z))
 }
 
+/// [`gs`] with the twiddle in the top half of `z`.
+#[inline(always)]
+fn gs_top(a: u32, b: u32, z: u32) -> (u32, u32) {
+    (sadd16(a, b), mont_pair_top(ssub16(b, a), z))
+}
+
 /// The last forward layer on one word (a, b): with t = zeta b, the word (a, -t) becomes
 /// (a + t, a - t) by one SASX. `nz` is the negated twiddle.
 #[inline(always)]
-fn ct_inside(x: u32, nz: i16) -> u32 {
-    let y = pkhbt(x, mont(smultb(x, low(nz))));
+fn ct_inside(x: u32, nz: u32) -> u32 {
+    let y = pkhbt(x, mont(smultb(x, nz)));
+    sasx(y, y)
+}
+
+/// [`ct_inside`] with the negated twiddle in the top half of `nz`.
+#[inline(always)]
+fn ct_inside_top(x: u32, nz: u32) -> u32 {
+    let y = pkhbt(x, mont(smultt(x, nz)));
     sasx(y, y)
 }
 
 /// The first inverse layer on one word (a, b): SASX gives (a - b, a + b), and (a - b)
 /// times the negated twiddle is zeta (b - a).
 #[inline(always)]
-fn gs_inside(x: u32, nz: i16) -> u32 {
+fn gs_inside(x: u32, nz: u32) -> u32 {
     let s = sasx(x, x);
-    pkhtb16(mont(smulbb(s, low(nz))), s)
+    pkhtb16(mont(smulbb(s, nz)), s)
+}
+
+/// [`gs_inside`] with the negated twiddle in the top half of `nz`.
+#[inline(always)]
+fn gs_inside_top(x: u32, nz: u32) -> u32 {
+    let s = sasx(x, x);
+    pkhtb16(mont(smulbt(s, nz)), s)
 }
 
 /// Two forward layers at once, at distances `d` and `d / 2` words (`2 d` and `d`
@@ -267,8 +322,8 @@ fn ntt_two_layers(w: &mut [u32; N / 2], d: usize, reduce: bool) {
     let groups = N / 4 / d;
     for (g, block) in w.chunks_exact_mut(2 * d).enumerate() {
         let z1 = low(ZETAS[groups + g]);
-        let z2a = low(ZETAS[2 * groups + 2 * g]);
-        let z2b = low(ZETAS[2 * groups + 2 * g + 1]);
+        // ZETAS[2 (groups + g)] below, ZETAS[2 (groups + g) + 1] above.
+        let z2 = ZETA_PAIRS[groups + g];
         let (left, right) = block.split_at_mut(d);
         let (q0, q1) = left.split_at_mut(d / 2);
         let (q2, q3) = right.split_at_mut(d / 2);
@@ -280,8 +335,8 @@ fn ntt_two_layers(w: &mut [u32; N / 2], d: usize, reduce: bool) {
         {
             let (a0, a2) = ct(*x0, *x2, z1);
             let (a1, a3) = ct(*x1, *x3, z1);
-            let (b0, b1) = ct(a0, a1, z2a);
-            let (b2, b3) = ct(a2, a3, z2b);
+            let (b0, b1) = ct(a0, a1, z2);
+            let (b2, b3) = ct_top(a2, a3, z2);
             if reduce {
                 *x0 = barrett_pair(b0);
                 *x1 = barrett_pair(b1);
@@ -304,10 +359,14 @@ pub(super) fn ntt(p: &mut Poly) {
     ntt_two_layers(w, 16, true);
     ntt_two_layers(w, 4, false);
     // The layer at distance 2 and the one inside words, on two words at a time.
-    for (g, pair) in w.chunks_exact_mut(2).enumerate() {
-        let (a, b) = ct(pair[0], pair[1], low(ZETAS[64 + g]));
-        pair[0] = barrett_pair(ct_inside(a, NEG_ZETAS[128 + 2 * g]));
-        pair[1] = barrett_pair(ct_inside(b, NEG_ZETAS[129 + 2 * g]));
+    for ((pair, &z), &nz) in w
+        .chunks_exact_mut(2)
+        .zip(ZETAS[64..128].iter())
+        .zip(NEG_ZETA_PAIRS[64..].iter())
+    {
+        let (a, b) = ct(pair[0], pair[1], low(z));
+        pair[0] = barrett_pair(ct_inside(a, nz));
+        pair[1] = barrett_pair(ct_inside_top(b, nz));
     }
 }
 
@@ -320,8 +379,9 @@ fn invntt_two_layers(w: &mut [u32; N / 2], d: usize, reduce: bool, last: bool) {
     // Groups of the first layer (2 d words each).
     let groups = N / 4 / d;
     for (h, block) in w.chunks_exact_mut(4 * d).enumerate() {
-        let za = low(ZETAS[2 * groups - 1 - 2 * h]);
-        let zb = low(ZETAS[2 * groups - 2 - 2 * h]);
+        // ZETAS[2 groups - 2 - 2 h] (for the second pair of words) below,
+        // ZETAS[2 groups - 1 - 2 h] (for the first) above.
+        let zab = ZETA_PAIRS[groups - 1 - h];
         let (zc, f) = if last {
             (low(LAST_ZETA_SCALED), low(INV_N_MONT))
         } else {
@@ -336,8 +396,8 @@ fn invntt_two_layers(w: &mut [u32; N / 2], d: usize, reduce: bool, last: bool) {
             .zip(q2.iter_mut())
             .zip(q3.iter_mut())
         {
-            let (a0, a1) = gs(*x0, *x1, za);
-            let (a2, a3) = gs(*x2, *x3, zb);
+            let (a0, a1) = gs_top(*x0, *x1, zab);
+            let (a2, a3) = gs(*x2, *x3, zab);
             let (b0, b2) = gs(a0, a2, zc);
             let (b1, b3) = gs(a1, a3, zc);
             if last {
@@ -363,10 +423,16 @@ fn invntt_two_layers(w: &mut [u32; N / 2], d: usize, reduce: bool, last: bool) {
 pub(super) fn invntt(p: &mut Poly) {
     let w = words(p);
     // The layer inside words and the one at distance 2, on two words at a time.
-    for (g, pair) in w.chunks_exact_mut(2).enumerate() {
-        let a = gs_inside(pair[0], NEG_ZETAS[255 - 2 * g]);
-        let b = gs_inside(pair[1], NEG_ZETAS[254 - 2 * g]);
-        let (s, t) = gs(a, b, low(ZETAS[127 - g]));
+    // Word 2 g takes NEG_ZETAS[255 - 2 g] (the top half of pair 127 - g), word 2 g + 1
+    // NEG_ZETAS[254 - 2 g] (its bottom half).
+    for ((pair, &nz), &z) in w
+        .chunks_exact_mut(2)
+        .zip(NEG_ZETA_PAIRS.iter().rev())
+        .zip(ZETAS[64..128].iter().rev())
+    {
+        let a = gs_inside_top(pair[0], nz);
+        let b = gs_inside(pair[1], nz);
+        let (s, t) = gs(a, b, low(z));
         pair[0] = barrett_pair(s);
         pair[1] = t;
     }
