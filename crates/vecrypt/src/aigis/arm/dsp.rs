@@ -2,10 +2,12 @@
 //!
 //! A polynomial is read as 128 words of two signed 16-bit coefficients (the even one in
 //! the low half). A butterfly of two words multiplies both halves by the twiddle (SMULBB,
-//! SMULTB), reduces both products with a signed Montgomery step (SMULBB by -q^-1, SMLABB by
-//! q: the result sits in the top half), packs them (PKHTB) and adds and subtracts two
-//! coefficients at once (SADD16, SSUB16). The last forward layer and the first inverse one
-//! pair coefficients of the same word, and exchange the halves with SASX.
+//! SMULTB), reduces both products with a signed Montgomery step (SMULBB by -q^-1, SMLABT by
+//! q, both constants in one register: the result sits in the top half), packs them (PKHTB)
+//! and adds and subtracts two coefficients at once (SADD16, SSUB16). The last forward layer
+//! and the first inverse one pair coefficients of the same word, and exchange the halves
+//! with SASX. Each pass over the polynomial does two layers (four words loaded, four
+//! butterflies, four stored), with the twiddles of a pass's second layer two per register.
 //!
 //! The products reduce their 32-bit sums with one rounded high multiply by 2^32 / q
 //! (SMMULR) and a multiply-subtract, instead of two Montgomery steps.
