@@ -97,6 +97,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("AIGIS_KECCAK_AVX512", "x86_64", "avx2,avx512f,avx512vl"),
     ("AIGIS_SM3_AVX2", "x86_64", "avx2"),
     ("AIGIS_SM3_AVX512", "x86_64", "avx2,avx512f,avx512bw"),
+    ("AIGIS_DSP", "arm", "dsp"),
 ];
 
 fn entry(name: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {

@@ -3,6 +3,8 @@
 //! - the Aigis-enc known-answer file of every set and hash mode, made on the board, by its
 //!   SHA-256 against the one the library makes on a server (`aigis-enc-<set> <mode>
 //!   kat-sha256=<hex>`);
+//! - each function of Aigis-enc-2 alone, its instructions, and the kernels' results against
+//!   the portable code's (`aigis-enc-2 part <name> insns=<n>`);
 //! - the stack (by painting) and the instructions of each operation of the compact KEM
 //!   (`aigis-enc-<set> <mode> <op> stack=<bytes> insns=<n>`).
 //!
@@ -27,6 +29,7 @@ use vecrypt::modes::BlockModes;
 use vecrypt::ublock::{Ublock, V128_128, V128_256, V256_256};
 
 mod measure;
+mod parts;
 
 use measure::{Counter, stack_used};
 
@@ -208,6 +211,8 @@ fn main() -> ! {
             if ok { "ok" } else { "FAILED" }
         );
     }
+
+    all &= parts::report(&mut out, &counter);
 
     for (si, set) in ParamSet::ALL.into_iter().enumerate() {
         for (mi, mode) in [HashMode::Shake, HashMode::Sm3].into_iter().enumerate() {

@@ -26,6 +26,13 @@ pub trait Arith: Copy {
     fn invntt(self, p: &mut Poly);
     /// r = sum_i a_i * b_i coefficient-wise, for up to four terms.
     fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]);
+    /// acc = acc + a * b coefficient-wise, modulo q (|acc| < q before and after; the
+    /// portable code returns the representatives in [-(q-1)/2, (q-1)/2]): the compact
+    /// variant's product, one term at a time.
+    #[inline(always)]
+    fn mul_add(self, acc: &mut Poly, a: &Poly, b: &Poly) {
+        super::compact::mul_add(acc, a, b);
+    }
     /// Â (or Âᵀ when `transposed`): entry `[i][j]` = Parse(XOF(ρ ‖ i ‖ j)), or ρ ‖ j ‖ i.
     /// Coefficients in [0, q).
     fn gen_matrix(

@@ -98,7 +98,7 @@ fn emit<A: Arith>(
 
 /// acc += a * b coefficient-wise, reduced, in place (inputs below q in absolute value).
 #[inline(always)]
-fn mul_add(acc: &mut Poly, a: &Poly, b: &Poly) {
+pub(crate) fn mul_add(acc: &mut Poly, a: &Poly, b: &Poly) {
     for ((r, x), y) in acc.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
         *r = barrett_reduce(*r + fqmul(fqmul(*x, *y), R2_MOD_Q));
     }
@@ -129,7 +129,7 @@ pub(crate) fn keypair<P: Params, A: Arith>(
         for j in 0..k {
             entry(mode, &rho, i as u8, j as u8, &mut w.a);
             unpack13(&mut w.b, &sk[j * POLY_BYTES..(j + 1) * POLY_BYTES]);
-            mul_add(&mut w.acc, &w.a, &w.b);
+            arith.mul_add(&mut w.acc, &w.a, &w.b);
         }
         arith.invntt(&mut w.acc);
         noise_poly(mode, &sigma.0, (k + i) as u8, P::ETA_E, &mut w.a);
@@ -157,7 +157,7 @@ fn decrypt<P: Params, A: Arith>(arith: A, sk: &[u8], ct: &[u8], m: &mut [u8; SEE
         }
         arith.decompress(&mut w.b, &ct[j * u_bytes..(j + 1) * u_bytes], P::D_U);
         arith.ntt(&mut w.b);
-        mul_add(&mut w.acc, &w.a, &w.b);
+        arith.mul_add(&mut w.acc, &w.a, &w.b);
     }
     arith.invntt(&mut w.acc);
     arith.decompress(&mut w.a, &ct[P::CT_U_BYTES..P::CT_BYTES], P::D_V);
@@ -187,7 +187,7 @@ fn encrypt<P: Params, A: Arith>(
             entry(mode, &rho, j as u8, i as u8, &mut w.a);
             noise_poly(mode, coins, j as u8, P::ETA_S, &mut w.b);
             arith.ntt(&mut w.b);
-            mul_add(&mut w.acc, &w.a, &w.b);
+            arith.mul_add(&mut w.acc, &w.a, &w.b);
         }
         arith.invntt(&mut w.acc);
         noise_poly(mode, coins, (k + i) as u8, P::ETA_E, &mut w.a);
@@ -202,7 +202,7 @@ fn encrypt<P: Params, A: Arith>(
         arith.ntt(&mut w.a);
         noise_poly(mode, coins, j as u8, P::ETA_S, &mut w.b);
         arith.ntt(&mut w.b);
-        mul_add(&mut w.acc, &w.a, &w.b);
+        arith.mul_add(&mut w.acc, &w.a, &w.b);
     }
     arith.invntt(&mut w.acc);
     noise_poly(mode, coins, (2 * k) as u8, P::ETA_E, &mut w.a);

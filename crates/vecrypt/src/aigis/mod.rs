@@ -36,6 +36,9 @@ macro_rules! by_set {
 #[allow(unsafe_code)]
 mod aarch64;
 mod arith;
+#[cfg(target_arch = "arm")]
+#[allow(unsafe_code)]
+mod arm;
 mod cbd;
 pub mod compact;
 mod compress;
@@ -44,7 +47,7 @@ mod indcpa;
 pub mod kat;
 mod kem;
 mod kem_traits;
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "arm")))]
 mod no_kernels;
 mod ntt;
 mod params;
@@ -63,7 +66,9 @@ mod x86;
 // The kernels of the architecture this is built for, behind one interface.
 #[cfg(target_arch = "aarch64")]
 use aarch64 as native;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(target_arch = "arm")]
+use arm as native;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
 use no_kernels as native;
 #[cfg(target_arch = "x86_64")]
 use x86 as native;
@@ -183,6 +188,7 @@ pub(crate) const CANDIDATES: &[Candidate] = &[
             kernels::AIGIS_SM3_AVX2,
         ],
     ),
+    Candidate::new(Backend::ArmDsp, &[kernels::AIGIS_DSP]),
     Candidate::portable(Backend::Soft),
 ];
 

@@ -6,10 +6,12 @@
 /// `#[target_feature]` spells them), their detection on this CPU with `std` (`$runtime!`),
 /// and whether the build itself enables them. `"pmull" as "aes"` is a name whose build
 /// check reads another one (`target_feature` has no name of its own for PMULL, which comes
-/// with the AES extension).
+/// with the AES extension). `"dsp" if vecrypt_arm_dsp` is a name that the build also
+/// enables through a `cfg` of its own (the build script's: Arm features are not visible to
+/// `cfg(target_feature)` on a stable compiler).
 macro_rules! detectable {
     ($arch:literal, $names:ident, $detect:ident, $built:ident, $runtime:ident,
-     [$($name:tt $(as $cfg:tt)?),* $(,)?]) => {
+     [$($name:tt $(as $cfg:tt)? $(if $flag:ident)?),* $(,)?]) => {
         /// The features of this architecture that kernels may name, one bit each.
         const $names: &[&str] = &[$($name),*];
 
@@ -21,7 +23,7 @@ macro_rules! detectable {
                     #[cfg(feature = "std")]
                     $name => Some($runtime!($name)),
                     #[cfg(not(feature = "std"))]
-                    $name => Some(built_feature!($name $(, $cfg)?)),
+                    $name => Some(built_feature!($name $(, $cfg)? $(; $flag)?)),
                 )*
                 _ => None,
             }
@@ -32,7 +34,7 @@ macro_rules! detectable {
         const fn $built(name: &str) -> bool {
             $(
                 if str_eq(name, $name) {
-                    return built_feature!($name $(, $cfg)?);
+                    return built_feature!($name $(, $cfg)? $(; $flag)?);
                 }
             )*
             false
@@ -47,6 +49,9 @@ macro_rules! built_feature {
     };
     ($name:tt, $cfg:tt) => {
         cfg!(target_feature = $cfg)
+    };
+    ($name:tt; $flag:ident) => {
+        cfg!(target_feature = $name) || cfg!($flag)
     };
 }
 
@@ -115,7 +120,7 @@ detectable!(
     detect_arm,
     built_arm,
     arm_runtime,
-    ["dsp", "thumb2"]
+    ["dsp" if vecrypt_arm_dsp, "thumb2"]
 );
 
 /// The architecture this library is built for, as the kernel table names it.

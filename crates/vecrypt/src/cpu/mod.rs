@@ -53,6 +53,8 @@ pub enum Backend {
     Vaes512,
     /// AArch64 ARMv8 cryptography extension (AESE/AESD and PMULL) on 128-bit NEON registers.
     ArmAes,
+    /// Arm Cortex-M4 (ARMv7E-M) DSP instructions on packed 16-bit halves.
+    ArmDsp,
 }
 
 impl Backend {
@@ -69,6 +71,7 @@ impl Backend {
         Backend::Vaes256,
         Backend::Vaes512,
         Backend::ArmAes,
+        Backend::ArmDsp,
     ];
 
     /// The name used by `VECRYPT_BACKEND`, the CLI and reports.
@@ -84,6 +87,7 @@ impl Backend {
             Backend::Vaes256 => "vaes256",
             Backend::Vaes512 => "vaes512",
             Backend::ArmAes => "armv8-aes",
+            Backend::ArmDsp => "arm-dsp",
         }
     }
 

@@ -1,0 +1,207 @@
+//! The Cortex-M4 kernels of Aigis-enc: the NTT, its inverse and the pointwise products on
+//! the DSP instructions of ARMv7E-M (`dsp.rs`); everything else (sampling, hashing,
+//! compression) is the portable code. Both the normal and the compact KEM run on them.
+//!
+//! Measured on QEMU's MPS2-AN386 board (instructions, not cycles; `embedded/m4`), for
+//! Aigis-enc-2 in SHAKE mode, portable code → these kernels:
+//!
+//! | function | portable | DSP |
+//! |---|---|---|
+//! | NTT | 36,696 | 9,056 |
+//! | inverse NTT | 38,000 | 10,404 |
+//! | one row of products (k = 3) | 11,808 | 5,404 |
+//! | compact key generation | 1,011,520 | 816,280 |
+//! | compact encapsulation | 1,879,200 | 1,274,440 |
+//! | compact decapsulation | 1,954,480 | 1,242,440 |
+//!
+//! The rest of each operation is mostly Keccak (the matrix and the noise), which these
+//! kernels leave to the portable code.
+//!
+//! Every function here returns `false` (or `None`) on another backend, and the front then
+//! runs the portable code.
+
+mod dsp;
+
+// The portable code the kernels build on, under the names they use.
+use super::{arith, compact, compress, hash, kem, ntt, params, poly, reduce, soft};
+
+use arith::{Arith, Matrix};
+use hash::HashMode;
+use params::{MAX_K, Params, SEED_BYTES};
+use poly::Poly;
+use soft::Soft;
+
+use crate::cpu::{Backend, kernels};
+
+/// The DSP backend. Made only after the kernel table's check of the CPU ([`Dsp::new`]).
+#[derive(Clone, Copy)]
+pub(super) struct Dsp(());
+
+impl Dsp {
+    /// The backend, if this CPU has the DSP instructions.
+    fn new() -> Option<Self> {
+        kernels::AIGIS_DSP.runs().then_some(Dsp(()))
+    }
+}
+
+impl Arith for Dsp {
+    type Keccak = <Soft as Arith>::Keccak;
+
+    #[inline(always)]
+    fn keccak(self) -> Self::Keccak {
+        Soft.keccak()
+    }
+
+    #[inline(always)]
+    fn ntt(self, p: &mut Poly) {
+        dsp::ntt(p);
+    }
+
+    #[inline(always)]
+    fn invntt(self, p: &mut Poly) {
+        dsp::invntt(p);
+    }
+
+    #[inline(always)]
+    fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]) {
+        dsp::mul_acc(r, a, b);
+    }
+
+    #[inline(always)]
+    fn mul_add(self, acc: &mut Poly, a: &Poly, b: &Poly) {
+        dsp::mul_add(acc, a, b);
+    }
+
+    #[inline(always)]
+    fn gen_matrix(
+        self,
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        transposed: bool,
+        a: &mut Matrix,
+    ) {
+        Soft.gen_matrix(mode, rho, k, transposed, a);
+    }
+
+    #[inline(always)]
+    fn gen_row(
+        self,
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        i: usize,
+        transposed: bool,
+        row: &mut [Poly; MAX_K],
+    ) {
+        Soft.gen_row(mode, rho, k, i, transposed, row);
+    }
+
+    #[inline(always)]
+    fn noise(self, mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
+        Soft.noise(mode, seed, etas, out);
+    }
+
+    #[inline(always)]
+    fn compress(self, out: &mut [u8], p: &Poly, d: usize) {
+        compress::compress_poly(out, p, d);
+    }
+
+    #[inline(always)]
+    fn decompress(self, p: &mut Poly, bytes: &[u8], d: usize) {
+        compress::decompress_poly(p, bytes, d);
+    }
+}
+
+/// The backend when `b` asks for it and the CPU runs it.
+fn dsp(b: Backend) -> Option<Dsp> {
+    if b == Backend::ArmDsp {
+        Dsp::new()
+    } else {
+        None
+    }
+}
+
+/// Key generation on the DSP kernels.
+pub(super) fn keypair<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    coins: &[u8; 64],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> bool {
+    dsp(b).is_some_and(|a| {
+        kem::keypair::<P, Dsp>(a, mode, coins, pk, sk);
+        true
+    })
+}
+
+/// Encapsulation on the DSP kernels.
+pub(super) fn encapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> Option<[u8; 32]> {
+    dsp(b).map(|a| kem::encapsulate::<P, Dsp>(a, mode, pk, coins, ct))
+}
+
+/// Decapsulation on the DSP kernels.
+pub(super) fn decapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    sk: &[u8],
+    ct: &[u8],
+) -> Option<[u8; 32]> {
+    dsp(b).map(|a| kem::decapsulate::<P, Dsp>(a, mode, sk, ct))
+}
+
+/// Compact key generation on the DSP kernels.
+#[inline(never)]
+pub(super) fn compact_keypair<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    coins: &[u8; 64],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> bool {
+    dsp(b).is_some_and(|a| {
+        compact::keypair::<P, Dsp>(a, mode, coins, pk, sk);
+        true
+    })
+}
+
+/// Compact encapsulation on the DSP kernels.
+#[inline(never)]
+pub(super) fn compact_encapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    pk: &[u8],
+    coins: &[u8; 32],
+    ct: &mut [u8],
+) -> Option<[u8; 32]> {
+    dsp(b).map(|a| compact::encapsulate::<P, Dsp>(a, mode, pk, coins, ct))
+}
+
+/// Compact decapsulation on the DSP kernels.
+#[inline(never)]
+pub(super) fn compact_decapsulate<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    sk: &[u8],
+    ct: &[u8],
+) -> Option<[u8; 32]> {
+    dsp(b).map(|a| compact::decapsulate::<P, Dsp>(a, mode, sk, ct))
+}
+
+/// One function of the scheme on the DSP kernels, repeated; `None` on other backends.
+#[cfg(feature = "kernel-parts")]
+pub(super) fn kernel_part<P: Params>(
+    b: Backend,
+    mode: HashMode,
+    part: super::parts::KernelPart,
+    iterations: u32,
+) -> Option<u32> {
+    dsp(b).map(|a| super::parts::run::<P, Dsp>(a, mode, part, iterations))
+}
