@@ -30,7 +30,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use vecrypt::Backend;
-use vecrypt::aes::{AesGcm, K128, K256, KeySize};
+use vecrypt::aes::{AesGcm, AesXts, K128, K256, KeySize};
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
 use vecrypt::registry;
 
@@ -314,17 +314,21 @@ fn gcm_targets<K: KeySize + 'static>(rng: &mut Rng, backend: Backend, out: &mut 
     };
     let name = format!("aes-{}-gcm {backend}", K::KEY * 8);
     const LEN: usize = 1024;
+    const SHORT: usize = 64;
     let nonce = rng.bytes(12);
     let aad = rng.bytes(20);
 
-    let (seal, n, a) = (gcm.clone(), nonce.clone(), aad.clone());
-    out.push(uniform(
-        format!("{name} seal (secret message)"),
-        rng.bytes(LEN),
-        Box::new(move |buf| {
-            black_box(seal.encrypt_detached(&n, &a, buf).expect("seal"));
-        }),
-    ));
+    // Long messages, and short ones that take the one-call path where a backend has it.
+    for (len, what) in [(LEN, ""), (SHORT, " 64 B")] {
+        let (seal, n, a) = (gcm.clone(), nonce.clone(), aad.clone());
+        out.push(uniform(
+            format!("{name} seal{what} (secret message)"),
+            rng.bytes(len),
+            Box::new(move |buf| {
+                black_box(seal.encrypt_detached(&n, &a, buf).expect("seal"));
+            }),
+        ));
+    }
 
     // A pool of valid sealed messages of random plaintexts; the input is nonce, ciphertext
     // and tag.
@@ -367,17 +371,53 @@ fn gcm_targets<K: KeySize + 'static>(rng: &mut Rng, backend: Backend, out: &mut 
     ));
 }
 
+/// XTS both ways with a secret data unit of 300 blocks and a 7-byte partial block (the
+/// masked tail and ciphertext stealing).
+fn xts_targets<K: KeySize + 'static>(rng: &mut Rng, backend: Backend, out: &mut Vec<Target>) {
+    let Ok(xts) = AesXts::<K>::with_backend(&rng.bytes(2 * K::KEY), backend) else {
+        return;
+    };
+    let name = format!("aes-{}-xts {backend}", K::KEY * 8);
+    let iv = rng.bytes(16);
+    for decrypt in [false, true] {
+        let (x, iv) = (xts.clone(), iv.clone());
+        let op = if decrypt { "decrypt" } else { "encrypt" };
+        out.push(uniform(
+            format!("{name} {op} (secret message)"),
+            rng.bytes(BULK * 16 + 7),
+            Box::new(move |buf| {
+                if decrypt {
+                    x.decrypt_unit(&iv, buf).expect("a whole block at least");
+                } else {
+                    x.encrypt_unit(&iv, buf).expect("a whole block at least");
+                }
+                black_box(buf);
+            }),
+        ));
+    }
+}
+
 /// Aigis-enc decapsulation of one valid ciphertext: the secret key that made it against
 /// secret keys whose secret parts (the polynomial vector `s` and the rejection seed `z`) come
 /// from random other keys while the public key in them stays the same (decapsulation then
 /// rejects, which must not show either); and the valid ciphertext against random ciphertexts
 /// (the implicit rejection). The public key is held fixed in both, since expanding its matrix
 /// takes a time that depends on its (public) seed.
-fn aigis_targets(rng: &mut Rng, set: ParamSet, backend: Backend, out: &mut Vec<Target>) {
-    let Ok(kem) = Aigis::with_backend(set, HashMode::Shake, backend) else {
+fn aigis_targets(
+    rng: &mut Rng,
+    set: ParamSet,
+    mode: HashMode,
+    backend: Backend,
+    out: &mut Vec<Target>,
+) {
+    let Ok(kem) = Aigis::with_backend(set, mode, backend) else {
         return;
     };
-    let name = format!("{} shake {backend} decaps", set.name().to_ascii_lowercase());
+    let name = format!(
+        "{} {} {backend} decaps",
+        set.name().to_ascii_lowercase(),
+        mode.name()
+    );
     let keypair = |rng: &mut Rng| {
         kem.keypair_from_coins(&rng.bytes(aigis::KEYPAIR_COINS_BYTES))
             .expect("keypair")
@@ -458,10 +498,20 @@ fn targets(rng: &mut Rng) -> Vec<Target> {
         cipher_targets(rng, "aes-256", backend, &mut out);
         gcm_targets::<K128>(rng, backend, &mut out);
         gcm_targets::<K256>(rng, backend, &mut out);
+        xts_targets::<K128>(rng, backend, &mut out);
+        xts_targets::<K256>(rng, backend, &mut out);
     }
     for set in ParamSet::ALL {
-        aigis_targets(rng, set, Backend::Avx512, &mut out);
+        aigis_targets(rng, set, HashMode::Shake, Backend::Avx512, &mut out);
     }
+    // The SM3 mode's lanes (16 on AVX-512), on the set of the speed tables.
+    aigis_targets(
+        rng,
+        ParamSet::Aigis2,
+        HashMode::Sm3,
+        Backend::Avx512,
+        &mut out,
+    );
     out
 }
 
