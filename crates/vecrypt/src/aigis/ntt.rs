@@ -12,9 +12,10 @@ use super::reduce::{R2_MOD_Q, barrett_reduce, fqmul, montgomery_reduce};
 /// A primitive 512th root of unity mod q.
 pub const PSI: i16 = 62;
 
-const fn pow_mod(base: i64, mut e: u32) -> i64 {
+/// `base^e mod q`, in [0, q).
+pub(crate) const fn pow_mod(base: i64, mut e: u32) -> i64 {
     let q = Q as i64;
-    let mut b = base % q;
+    let mut b = base.rem_euclid(q);
     let mut r = 1i64;
     while e > 0 {
         if e & 1 == 1 {
@@ -26,7 +27,8 @@ const fn pow_mod(base: i64, mut e: u32) -> i64 {
     r
 }
 
-const fn centered(x: i64) -> i16 {
+/// `x mod q` as the representative in [-q/2, q/2].
+pub(crate) const fn centered(x: i64) -> i16 {
     let q = Q as i64;
     let r = x.rem_euclid(q);
     (if r > q / 2 { r - q } else { r }) as i16

@@ -18,7 +18,7 @@
 //! division by 256 into its last layer. Outputs are the portable code's values modulo q,
 //! each of absolute value below q (the representatives may differ; every consumer reduces).
 
-use super::ntt::{INV_N_MONT, ZETAS};
+use super::ntt::{INV_N_MONT, ZETAS, centered, pow_mod};
 use super::params::{N, Q};
 use super::poly::Poly;
 use super::reduce::QINV;
@@ -29,26 +29,6 @@ const MONT: u32 = ((QINV as i32).wrapping_neg() as u32 & 0xffff) | (Q as u32) <<
 /// round(2^26 / q) and the rounding term of Barrett reduction (as in `reduce`).
 const BARRETT_V: u32 = 8737;
 const BARRETT_ROUND: u32 = 1 << 25;
-
-const fn centered(x: i64) -> i16 {
-    let q = Q as i64;
-    let r = x.rem_euclid(q);
-    (if r > q / 2 { r - q } else { r }) as i16
-}
-
-const fn pow_mod(base: i64, mut e: u32) -> i64 {
-    let q = Q as i64;
-    let mut b = base.rem_euclid(q);
-    let mut r = 1i64;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % q;
-        }
-        b = b * b % q;
-        e >>= 1;
-    }
-    r
-}
 
 /// The twiddles negated, for the layers that pair the two halves of a word.
 const NEG_ZETAS: [i16; N] = {
