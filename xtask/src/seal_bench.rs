@@ -167,28 +167,21 @@ fn rounds(o: &Options, vecrypt: &Path, dir: &Path) -> Result<bool, String> {
             )?),
             None => None,
         };
-        let rd = timed(
-            Command::new("dd")
-                .stderr(Stdio::null())
-                .args(["bs=1M", "of=/dev/null"])
-                .arg(format!("if={}", p("plain").display())),
-        )?;
-        let _ = fs::remove_file(p("copy"));
-        let wr = timed(
-            Command::new("dd")
-                .stderr(Stdio::null())
-                .arg("bs=1M")
-                .arg(format!("if={}", p("plain").display()))
-                .arg(format!("of={}", p("copy").display())),
-        )?;
-        let _ = fs::remove_file(p("copy"));
-        let cp = timed(
-            Command::new("dd")
-                .stderr(Stdio::null())
-                .args(["bs=1M", "conv=fsync"])
-                .arg(format!("if={}", p("plain").display()))
-                .arg(format!("of={}", p("copy").display())),
-        )?;
+        // Seconds `dd` takes to copy the input in 1 MiB blocks to `to`, with `extra` options.
+        let dd = |to: &Path, extra: &[&str]| {
+            let _ = fs::remove_file(p("copy"));
+            timed(
+                Command::new("dd")
+                    .stderr(Stdio::null())
+                    .arg("bs=1M")
+                    .args(extra)
+                    .arg(format!("if={}", p("plain").display()))
+                    .arg(format!("of={}", to.display())),
+            )
+        };
+        let rd = dd(Path::new("/dev/null"), &[])?;
+        let wr = dd(&p("copy"), &[])?;
+        let cp = dd(&p("copy"), &["conv=fsync"])?;
         if round > 0 {
             read.push(rd);
             write.push(wr);

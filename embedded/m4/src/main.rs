@@ -216,7 +216,8 @@ fn main() -> ! {
 
     for (si, set) in ParamSet::ALL.into_iter().enumerate() {
         for (mi, mode) in [HashMode::Shake, HashMode::Sm3].into_iter().enumerate() {
-            let name = set.name().to_ascii_lowercase_in::<16>();
+            // `aigis-enc-<set>`, as `vecrypt` names the sets.
+            let number = si + 1;
             let kem = vecrypt::aigis::Aigis::new(set, mode);
             let mut h = Sha256::new();
             let made = kat::write_kat(&kem, |piece| h.update(piece)).is_ok();
@@ -227,12 +228,11 @@ fn main() -> ! {
             all &= ok;
             let _ = writeln!(
                 out,
-                "{} {} kat-sha256={digest}{}",
-                name.as_str(),
+                "aigis-enc-{number} {} kat-sha256={digest}{}",
                 mode_name(mode),
                 if ok { "" } else { " FAILED" }
             );
-            all &= compact_ops(&mut out, name.as_str(), set, mode, &counter);
+            all &= compact_ops(&mut out, number, set, mode, &counter);
         }
     }
     let _ = writeln!(out, "{}", if all { "all checks passed" } else { "FAILED" });
@@ -243,7 +243,7 @@ fn main() -> ! {
 /// instructions; `false` if decapsulation disagrees.
 fn compact_ops(
     out: &mut impl Write,
-    name: &str,
+    number: usize,
     set: ParamSet,
     mode: HashMode,
     counter: &Counter,
@@ -266,7 +266,7 @@ fn compact_ops(
         let insns = counter.count(f);
         let _ = writeln!(
             out,
-            "{name} {} {op} stack={stack} insns={insns}",
+            "aigis-enc-{number} {} {op} stack={stack} insns={insns}",
             mode_name(mode)
         );
     };
@@ -305,34 +305,4 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
         let _ = writeln!(out, "panic: {info}");
     }
     finish(false)
-}
-
-/// A set name in lower case, in a small buffer.
-trait Lower {
-    fn to_ascii_lowercase_in<const N: usize>(&self) -> Small<N>;
-}
-
-/// A short string in a fixed buffer.
-struct Small<const N: usize> {
-    bytes: [u8; N],
-    len: usize,
-}
-
-impl<const N: usize> Small<N> {
-    fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
-    }
-}
-
-impl Lower for &str {
-    fn to_ascii_lowercase_in<const N: usize>(&self) -> Small<N> {
-        let mut s = Small {
-            bytes: [0; N],
-            len: self.len().min(N),
-        };
-        for (o, c) in s.bytes.iter_mut().zip(self.bytes()) {
-            *o = c.to_ascii_lowercase();
-        }
-        s
-    }
 }

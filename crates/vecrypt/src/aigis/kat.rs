@@ -51,18 +51,27 @@ const fn largest(sizes: [usize; 4]) -> usize {
 
 /// The AES-256 CTR-DRBG without derivation function of the NIST submission kits.
 pub(crate) struct CtrDrbg {
-    key: Zeroizing<[u8; 32]>,
+    /// AES-256 under the DRBG's current key, made once per key.
+    cipher: Aes256,
     v: Zeroizing<[u8; 16]>,
 }
 
 impl CtrDrbg {
     pub(crate) fn new(entropy: &[u8; 48]) -> Self {
         let mut d = CtrDrbg {
-            key: Zeroizing::new([0; 32]),
+            cipher: Self::keyed(&[0; 32]),
             v: Zeroizing::new([0; 16]),
         };
         d.update(Some(entropy));
         d
+    }
+
+    fn keyed(key: &[u8]) -> Aes256 {
+        match Aes256::from_key(key) {
+            Ok(c) => c,
+            // A 32-byte key is always accepted.
+            Err(_) => unreachable!(),
+        }
     }
 
     fn block(&mut self) -> Zeroizing<[u8; 16]> {
@@ -74,10 +83,8 @@ impl CtrDrbg {
             }
         }
         let mut out = Zeroizing::new(*self.v);
-        if let Ok(c) = Aes256::from_key(&self.key[..]) {
-            // One whole block: cannot fail.
-            let _ = c.encrypt_ecb(&mut out[..]);
-        }
+        // One whole block: cannot fail.
+        let _ = self.cipher.encrypt_ecb(&mut out[..]);
         out
     }
 
@@ -91,7 +98,7 @@ impl CtrDrbg {
                 *t ^= x;
             }
         }
-        self.key.copy_from_slice(&temp[..32]);
+        self.cipher = Self::keyed(&temp[..32]);
         self.v.copy_from_slice(&temp[32..]);
     }
 
