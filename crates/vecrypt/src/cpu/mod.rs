@@ -55,6 +55,9 @@ pub enum Backend {
     ArmAes,
     /// Arm Cortex-M4 (ARMv7E-M) DSP instructions on packed 16-bit halves.
     ArmDsp,
+    /// AArch64 Advanced SIMD (NEON) on 128-bit registers; an algorithm's kernel may also use
+    /// an ARMv8 extension its table entry names (PMULL, SHA3).
+    Neon,
 }
 
 impl Backend {
@@ -72,6 +75,7 @@ impl Backend {
         Backend::Vaes512,
         Backend::ArmAes,
         Backend::ArmDsp,
+        Backend::Neon,
     ];
 
     /// The name used by `VECRYPT_BACKEND`, the CLI and reports.
@@ -88,6 +92,7 @@ impl Backend {
             Backend::Vaes512 => "vaes512",
             Backend::ArmAes => "armv8-aes",
             Backend::ArmDsp => "arm-dsp",
+            Backend::Neon => "neon",
         }
     }
 
