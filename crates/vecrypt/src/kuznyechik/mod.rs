@@ -68,15 +68,17 @@ mod aarch64;
 /// The vector kernels of the architecture this library is built for: the one place where
 /// the front names an architecture.
 mod native {
+    #[cfg(target_arch = "aarch64")]
+    pub(super) use super::aarch64::Native;
     #[cfg(target_arch = "x86_64")]
     pub(super) use super::x86::Native;
 
     /// No vector kernels for this architecture: every key runs the portable code.
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     #[derive(Clone, Default)]
     pub(super) struct Native;
 
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     impl super::dispatch::Kernels for Native {}
 }
 
@@ -149,6 +151,7 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Avx512, &[kernels::KUZNYECHIK_AVX512]),
     Candidate::new(Backend::Avx2, &[kernels::KUZNYECHIK_AVX2]),
+    Candidate::new(Backend::Neon, &[kernels::KUZNYECHIK_NEON]),
     #[cfg(feature = "table-backends")]
     Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),
