@@ -102,3 +102,120 @@ impl Kernels for Native {
         mgm::mul_sum(hs, xs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kuznyechik::soft;
+
+    fn round_keys() -> RoundKeys {
+        let mut rk = [[0u8; 16]; 10];
+        for (i, k) in rk.iter_mut().flatten().enumerate() {
+            *k = (i as u8).wrapping_mul(151).wrapping_add(7);
+        }
+        RoundKeys(rk)
+    }
+
+    /// ECB both ways around the switch between the one-block path and the batches, and
+    /// around whole and padded batches, against the portable cipher.
+    #[test]
+    fn ecb_matches_portable_across_paths() {
+        if !kernels::KUZNYECHIK_NEON.runs() {
+            return;
+        }
+        let rk = round_keys();
+        for blocks in (0..=18).chain([26, 27, 31, 32, 33, 48, 59, 64]) {
+            let data: Vec<u8> = (0..16 * blocks)
+                .map(|i| (i as u8).wrapping_mul(29))
+                .collect();
+            let mut want = data.clone();
+            soft::encrypt_blocks(&rk, &mut want);
+            let mut got = data.clone();
+            // SAFETY: the kernel's features were checked above.
+            unsafe { entry::encrypt(&rk, &mut got) };
+            assert_eq!(got, want, "encrypt, {blocks} blocks");
+            // SAFETY: as above.
+            unsafe { entry::decrypt(&rk, &mut got) };
+            assert_eq!(got, data, "decrypt, {blocks} blocks");
+        }
+    }
+
+    /// CTR counting in the whole block and in its right half only, across the carries of
+    /// each, for lengths with partial last blocks, against the portable cipher.
+    #[test]
+    fn counters_match_portable_across_carries() {
+        if !kernels::KUZNYECHIK_NEON.runs() {
+            return;
+        }
+        let rk = round_keys();
+        let starts = [
+            0u128,
+            0x1234_5678_90ab_cef0_0000_0000_0000_0000,
+            0x0123_4567_89ab_cdef_ffff_ffff_ffff_fffa,
+            u128::MAX - 3,
+        ];
+        for start in starts {
+            for len in [0usize, 1, 16, 17, 100, 160, 176, 255, 256, 257, 600] {
+                for right in [false, true] {
+                    let next = |c: u128| {
+                        if right {
+                            (c >> 64 << 64) | u128::from((c as u64).wrapping_add(1))
+                        } else {
+                            c.wrapping_add(1)
+                        }
+                    };
+                    let data: Vec<u8> = (0..len)
+                        .map(|i| (i as u8).wrapping_mul(71) ^ 0x5c)
+                        .collect();
+                    let mut c = start;
+                    let mut stream = Vec::new();
+                    for _ in 0..len.div_ceil(16) {
+                        stream.extend_from_slice(&c.to_be_bytes());
+                        c = next(c);
+                    }
+                    soft::encrypt_blocks(&rk, &mut stream);
+                    let want: Vec<u8> = data.iter().zip(&stream).map(|(a, b)| a ^ b).collect();
+                    let mut got = data.clone();
+                    let mut counter = start.to_be_bytes();
+                    // SAFETY: the kernel's features were checked above.
+                    unsafe {
+                        if right {
+                            entry::ctr::<true>(&rk, &mut counter, &mut got)
+                        } else {
+                            entry::ctr::<false>(&rk, &mut counter, &mut got)
+                        }
+                    };
+                    let what = format!("start {start:#x}, {len} bytes, right {right}");
+                    assert_eq!(got, want, "{what}");
+                    assert_eq!(u128::from_be_bytes(counter), c, "{what}");
+                }
+            }
+        }
+    }
+
+    /// MGM's products on PMULL against shifts and XORs.
+    #[test]
+    fn products_match_definition() {
+        if !kernels::KUZNYECHIK_MGM_PMULL.runs() {
+            return;
+        }
+        let bytes: Vec<u8> = (0..16 * 9)
+            .map(|i| (i as u8).wrapping_mul(113) ^ 0xa7)
+            .collect();
+        let (hs, xs) = bytes.split_at(16 * 4);
+        let xs = &xs[..16 * 4];
+        let (mut low, mut high) = (0u128, 0u128);
+        for (h, x) in hs.chunks_exact(16).zip(xs.chunks_exact(16)) {
+            let a = u128::from_be_bytes(h.try_into().unwrap());
+            let b = u128::from_be_bytes(x.try_into().unwrap());
+            for i in 0..128 {
+                if b >> i & 1 == 1 {
+                    low ^= a << i;
+                    high ^= if i == 0 { 0 } else { a >> (128 - i) };
+                }
+            }
+        }
+        assert_eq!(Native::mgm_mul_sum(hs, xs), Some((low, high)));
+        assert_eq!(Native::mgm_mul_sum(&[], &[]), Some((0, 0)));
+    }
+}
