@@ -1,6 +1,6 @@
 //! One block per register, for calls too short for a sliced batch (the chained modes pass
-//! one block at a time) and for the key schedule. π is the same TBL/TBX lookup as in the
-//! batch; L is the sum over the sixteen input bytes of byte `k` times column `k` of L,
+//! one block at a time) and for the key schedule. π is the lookup of the batch with its
+//! four quarters side by side (TBL each, ORed) rather than chained through TBX; L is the sum over the sixteen input bytes of byte `k` times column `k` of L,
 //! each product a polynomial multiply (PMULL.8, plain Advanced SIMD) of the byte broadcast
 //! to all lanes by the column, the sixteen 15-bit products summed unreduced and reduced
 //! once as in the batch.
@@ -11,10 +11,13 @@
 
 use core::arch::aarch64::*;
 
-use super::sliced::{REDUCTION, load16, lookup, reduce, store16, table_registers};
+use super::sliced::{
+    REDUCTION, load16, lookup_parallel as lookup, reduce, store16, table_registers,
+};
 use crate::cpu::kernel;
 use crate::kuznyechik::consts::{PI, PI_INV, ROUND_CONSTANTS, l_const, l_inv_const};
 use crate::kuznyechik::{KEY, RoundKeys};
+use crate::modes::Chain;
 
 /// Column `k` of L (or L⁻¹): the map applied to the block whose byte `k` is 1.
 const fn columns(inverse: bool) -> [[u8; 16]; 16] {
@@ -118,6 +121,40 @@ pub(super) fn key_registers(rk: &RoundKeys) -> [uint8x16_t; 10] {
         *r = load16(bytes);
     }
     k
+}
+
+/// One chained mode over the whole blocks of `buf` with the one-block register `v`, in
+/// one call: the steps of [`Chain`] with `E` on a register.
+#[kernel(KUZNYECHIK_NEON)]
+#[inline]
+pub(super) fn chain(rk: &RoundKeys, mode: Chain, register: &mut [u8; 16], buf: &mut [u8]) {
+    let c = constants(false);
+    let k = key_registers(rk);
+    let mut v = [load16(register)];
+    for block in buf.chunks_exact_mut(16) {
+        let d = load16(block);
+        match mode {
+            Chain::CbcEncrypt => {
+                v[0] = veorq_u8(v[0], d);
+                encrypt_n(&mut v, &k, &c);
+                store16(block, v[0]);
+            }
+            Chain::Mac => {
+                v[0] = veorq_u8(v[0], d);
+                encrypt_n(&mut v, &k, &c);
+            }
+            Chain::Ofb => {
+                encrypt_n(&mut v, &k, &c);
+                store16(block, veorq_u8(d, v[0]));
+            }
+            Chain::CfbEncrypt => {
+                encrypt_n(&mut v, &k, &c);
+                v[0] = veorq_u8(d, v[0]);
+                store16(block, v[0]);
+            }
+        }
+    }
+    store16(register, v[0]);
 }
 
 /// `N` independent blocks through the cipher, interleaved.

@@ -1,11 +1,12 @@
 //! The entry points of the NEON backend, each one `#[kernel]` function around its whole
-//! hot loop: ECB both ways and CTR, with calls shorter than [`SMALL_BLOCKS`] on the
+//! hot loop: ECB both ways, CTR and the one-block chained modes, with calls shorter than [`SMALL_BLOCKS`] on the
 //! one-block path and the rest in sliced batches.
 
 use super::block;
 use super::sliced::{self, BATCH};
 use crate::cpu::kernel;
 use crate::kuznyechik::RoundKeys;
+use crate::modes::Chain;
 
 /// Below this many blocks a call runs block by block (two interleaved) instead of as a
 /// sliced batch, which costs as much as sixteen blocks whatever it holds: by llvm-mca a
@@ -94,4 +95,13 @@ pub(super) unsafe fn ctr<const RIGHT: bool>(
     }
     *counter = c.to_be_bytes();
     crate::wipe::array(&mut stream);
+}
+
+/// A chained mode over the whole blocks of `buf`, one chain in `register`.
+///
+/// # Safety
+/// The CPU runs [`KUZNYECHIK_NEON`](crate::cpu::kernels::KUZNYECHIK_NEON).
+#[kernel(KUZNYECHIK_NEON)]
+pub(super) unsafe fn chain(rk: &RoundKeys, mode: Chain, register: &mut [u8; 16], buf: &mut [u8]) {
+    block::chain(rk, mode, register, buf);
 }

@@ -43,6 +43,7 @@ mod sliced;
 use super::dispatch::Kernels;
 use super::{KEY, RoundKeys};
 use crate::cpu::{Backend, kernels};
+use crate::modes::Chain;
 
 /// The NEON kernels of one key: `neon` is set only by [`Kernels::keyed`], and only for a
 /// CPU that runs [`kernels::KUZNYECHIK_NEON`].
@@ -86,6 +87,19 @@ impl Kernels for Native {
         if self.neon {
             // SAFETY: as in `expand_key`.
             unsafe { entry::ctr::<false>(rk, counter, buf) };
+        }
+        self.neon
+    }
+
+    fn chain(&self, rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> bool {
+        // Several chains at once go one step of all per call of the cipher, which runs them
+        // side by side; one chain runs whole in one call.
+        let Ok(register) = <&mut [u8; 16]>::try_from(register) else {
+            return false;
+        };
+        if self.neon {
+            // SAFETY: as in `expand_key`.
+            unsafe { entry::chain(rk, mode, register, buf) };
         }
         self.neon
     }
