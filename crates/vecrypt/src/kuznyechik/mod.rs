@@ -13,6 +13,12 @@
 //!   GF(16) products and inverse run inside the AES field (GF2P8MULB, GF2P8AFFINEINVQB) and
 //!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than ten blocks run two
 //!   per register instead.
+//! - `neon` (AArch64): byte-sliced, 16 blocks at once on Advanced SIMD registers. π is one
+//!   TBL and three TBX over the 256-byte table in sixteen registers; the products of L are
+//!   PMULL.8 (eight 8-bit carry-less products per instruction), summed unreduced and reduced
+//!   once per R step by nibble TBLs. Short calls, the one-block chained modes and the key
+//!   schedule run one block per register (L as its sixteen columns by PMULL.8); MGM's
+//!   products use the 64-bit PMULL where the CPU has it.
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables of L·S,

@@ -6,26 +6,44 @@
 //!   and three TBX over the 256-byte table held in sixteen registers (each TBX's index is
 //!   the byte with its top two bits flipped, out of range and so ignored for three quarters
 //!   of the values); L is sixteen R steps on a ring of registers, the palindromic
-//!   coefficients of ℓ folded so that a step takes seven products by constants, each two
-//!   nibble TBLs (`c*x = lo[x & 15] ^ hi[x >> 4]`).
+//!   coefficients of ℓ folded so that a step takes seven products by constants, each a
+//!   PMULL.8/PMULL2.8 pair, summed unreduced and reduced once by two nibble TBLs.
 //! - [`block`]: one block per register for calls under [`entry::SMALL_BLOCKS`] blocks
-//!   (the chained modes, MGM's first counters and tag) and the key schedule: the same π,
-//!   and L as the sum of the sixteen input bytes times the columns of L by PMULL.8 (a
-//!   plain Advanced SIMD instruction), reduced once.
+//!   (short messages, MGM's first counters and tag), the one-block chained modes (CBC and
+//!   CFB encryption, OFB, the CBC-MAC of OMAC) whole in one call, and the key schedule
+//!   (so every ACPKM section re-keys on NEON): the same π, and L as the sum of the sixteen
+//!   input bytes times the columns of L by PMULL.8 (a plain Advanced SIMD instruction),
+//!   reduced once.
 //! - [`mgm`]: the GF(2^128) products of MGM by the 64-bit PMULL (kernel
 //!   `KUZNYECHIK_MGM_PMULL`, the `aes` feature); without it the portable products run.
+//!   MGM's keystream is the CTR kernel counting in the right half of the block.
 //!
-//! No memory is indexed by secret data: every table lookup is TBL/TBX on registers.
+//! No memory is indexed by secret data: every table lookup is TBL/TBX on registers, and
+//! PMULL takes the same time for every operand.
 //!
-//! Throughput bound (llvm-mca 14 on the batch loop, sixteen blocks, both directions
-//! alike): see the figures in [`sliced`]'s entry below.
-//! - Neoverse N1: BOUND_N1.
-//! - Cortex-A72: BOUND_A72.
+//! Throughput bound by llvm-mca, per 16-byte block (not measured on hardware). LLVM 19 has
+//! a Neoverse N1 model; for the Cortex-A72 it uses the Cortex-A57 tables, as LLVM 14 does
+//! for both.
+//!
+//! | path                         | Neoverse N1         | Cortex-A72          |
+//! |------------------------------|---------------------|---------------------|
+//! | batch round, 16 blocks       | 690 cycles          | 870 cycles          |
+//! | batch (ECB, CTR), per block  | ~400 (25 cycles/B)  | ~500 (31 cycles/B)  |
+//! | one-block path, per block    | ~535                | ~700                |
+//! | chained modes (latency)      | ~650                | ~980                |
+//!
+//! In the batch round the two vector pipes are the limit on both. Of the N1's 1352
+//! pipe-cycles a round, the 224 PMULL.8/PMULL2.8 (which only one pipe runs) take about 340,
+//! the lookups of π about 290 and some 430 EORs (folding, sums, keys) about 430. At 3 GHz the batch bound is about 120 MB/s on an N1; for comparison,
+//! a table-driven (secret-indexed, not constant-time) NEON implementation is reported at
+//! about 588 MB/s on an Apple M1.
 //!
 //! [`Native`] is what the front keeps per key: whether its backend runs the NEON kernels on
 //! this CPU, decided once at keying with the kernel table's `runs()`. Every unsafe call
 //! below relies on that decision.
 
+/// Calls `$f::<i>($args)` for i = 0..16, spelled out so that every register index is a
+/// constant.
 macro_rules! unroll16 {
     ($f:ident($($arg:expr),*)) => {
         $f::<0>($($arg),*); $f::<1>($($arg),*); $f::<2>($($arg),*); $f::<3>($($arg),*);
