@@ -8,6 +8,7 @@ use super::arith::{Arith, Matrix};
 use super::hash::HashMode;
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
+use super::sponge::{KeccakF, ScalarKeccak, keccak_f1600};
 
 /// A function of Aigis-enc, for [`super::Aigis::run_kernel_part`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -156,6 +157,19 @@ pub(super) fn run<P: Params, A: Arith>(
                 black_box(&mut a[0]);
             }
             fingerprint(&a[..1])
+        }
+    }
+}
+
+/// Keccak-f\[1600\] `iterations` times on `state`: the permutation of this build's sponges
+/// (`portable = false`; the assembly one on Thumb-2 Arm cores) or the portable one on 64-bit
+/// words, to compare the two and count their instructions.
+pub fn run_keccak(portable: bool, state: &mut [u64; 25], iterations: u32) {
+    for _ in 0..iterations {
+        if portable {
+            keccak_f1600(black_box(&mut *state));
+        } else {
+            ScalarKeccak.permute(black_box(&mut *state));
         }
     }
 }

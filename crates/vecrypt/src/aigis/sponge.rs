@@ -195,6 +195,10 @@ pub struct ScalarKeccak;
 impl KeccakF for ScalarKeccak {
     #[inline(always)]
     fn permute(self, s: &mut [u64; 25]) {
+        // On Thumb-2 Arm cores, the assembly on bit-interleaved words (`arm/keccak.rs`).
+        #[cfg(vecrypt_arm_thumb2)]
+        super::arm::keccak::keccak_f1600(s);
+        #[cfg(not(vecrypt_arm_thumb2))]
         keccak_f1600(s);
     }
 }

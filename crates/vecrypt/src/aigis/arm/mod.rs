@@ -21,6 +21,8 @@
 //! runs the portable code.
 
 mod dsp;
+#[cfg(vecrypt_arm_thumb2)]
+pub(super) mod keccak;
 
 // The portable code the kernels build on, under the names they use.
 use super::{arith, compact, compress, hash, kem, ntt, params, poly, reduce, soft};
