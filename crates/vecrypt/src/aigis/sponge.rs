@@ -197,15 +197,35 @@ impl KeccakF for ScalarKeccak {
     fn permute(self, s: &mut [u64; 25]) {
         // On Thumb-2 Arm cores, the assembly on bit-interleaved words (`arm/keccak.rs`).
         #[cfg(vecrypt_arm_thumb2)]
-        super::arm::keccak::keccak_f1600(s);
+        super::arm::keccak::permute_lanes(s);
         #[cfg(not(vecrypt_arm_thumb2))]
         keccak_f1600(s);
     }
 }
 
+// The form of the sponge's state words. On Thumb-2 Arm cores it is the bit-interleaved,
+// rotated form of the assembly permutation, so only the lanes read or written are
+// converted, not the whole state at every permutation; elsewhere the plain lanes.
+#[cfg(vecrypt_arm_thumb2)]
+pub(super) use super::arm::keccak::{lane_in, lane_out};
+
+/// Lane `_i` of the state in the sponge's form (the plain lane on this target).
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+pub(super) fn lane_in(x: u64, _i: usize) -> u64 {
+    x
+}
+
+/// The inverse of [`lane_in`].
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+pub(super) fn lane_out(x: u64, _i: usize) -> u64 {
+    x
+}
+
 #[inline(always)]
 fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
-    state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+    state[at / 8] ^= lane_in(u64::from(b) << (8 * (at % 8)), at / 8);
 }
 
 impl<const RATE: usize> Shake<RATE> {
@@ -223,13 +243,19 @@ impl<const RATE: usize> Shake<RATE> {
         let mut at = 0;
         for p in parts {
             for &b in p.iter() {
-                xor_byte(&mut state, at, b);
+                state[at / 8] ^= u64::from(b) << (8 * (at % 8));
                 at += 1;
             }
         }
         assert!(at < RATE, "input must be shorter than one block");
-        xor_byte(&mut state, at, 0x1f);
-        xor_byte(&mut state, RATE - 1, 0x80);
+        state[at / 8] ^= 0x1f << (8 * (at % 8));
+        state[RATE / 8 - 1] ^= 0x80 << 56;
+        // The bytes went in as plain lanes; the lanes they touched, to the sponge's form.
+        for (i, w) in state.iter_mut().enumerate().take(RATE / 8) {
+            if i <= at / 8 || i == RATE / 8 - 1 {
+                *w = lane_in(*w, i);
+            }
+        }
         Shake { state, used: RATE }
     }
 
@@ -269,16 +295,19 @@ impl<const RATE: usize> Shake<RATE> {
             if self.used.is_multiple_of(8) && out.len() >= 8 {
                 let words = ((RATE - self.used) / 8).min(out.len() / 8);
                 let (head, tail) = out.split_at_mut(8 * words);
-                for (o, w) in head
+                let first = self.used / 8;
+                for (i, (o, w)) in head
                     .chunks_exact_mut(8)
-                    .zip(&self.state[self.used / 8..self.used / 8 + words])
+                    .zip(&self.state[first..first + words])
+                    .enumerate()
                 {
-                    o.copy_from_slice(&w.to_le_bytes());
+                    o.copy_from_slice(&lane_out(*w, first + i).to_le_bytes());
                 }
                 self.used += 8 * words;
                 out = tail;
             } else {
-                out[0] = (self.state[self.used / 8] >> (8 * (self.used % 8))) as u8;
+                let lane = lane_out(self.state[self.used / 8], self.used / 8);
+                out[0] = (lane >> (8 * (self.used % 8))) as u8;
                 self.used += 1;
                 out = &mut out[1..];
             }
@@ -299,13 +328,15 @@ fn absorb_bytes<const RATE: usize, K: KeccakF>(
         if at.is_multiple_of(8) && data.len() >= 8 {
             let words = ((RATE - *at) / 8).min(data.len() / 8);
             let (head, tail) = data.split_at(8 * words);
-            for (w, b) in state[*at / 8..*at / 8 + words]
+            let first = *at / 8;
+            for (i, (w, b)) in state[first..first + words]
                 .iter_mut()
                 .zip(head.chunks_exact(8))
+                .enumerate()
             {
                 let mut le = [0u8; 8];
                 le.copy_from_slice(b);
-                *w ^= u64::from_le_bytes(le);
+                *w ^= lane_in(u64::from_le_bytes(le), first + i);
             }
             *at += 8 * words;
             data = tail;

@@ -102,20 +102,34 @@ const fn deinterleave(w: [u32; 2]) -> u64 {
     lo as u64 | (hi as u64) << 32
 }
 
-/// Lane `i` of the state in the stored form of the permutation.
+/// Lane `i` of the state in the stored form of the permutation, `[even, odd]`.
 #[inline(always)]
-pub(crate) fn to_words(x: u64, i: usize) -> [u32; 2] {
+fn to_words(x: u64, i: usize) -> [u32; 2] {
     let [e, o] = interleave(x);
     [e.rotate_right(OFFSETS[i][0]), o.rotate_right(OFFSETS[i][1])]
 }
 
 /// Lane `i` of the state from the stored form of the permutation.
 #[inline(always)]
-pub(crate) fn from_words(w: [u32; 2], i: usize) -> u64 {
+fn from_words(w: [u32; 2], i: usize) -> u64 {
     deinterleave([
         w[0].rotate_left(OFFSETS[i][0]),
         w[1].rotate_left(OFFSETS[i][1]),
     ])
+}
+
+/// Lane `i` in the form the sponge keeps on this target: the two stored words, even in the
+/// low half. Linear, so data is XORed into the state after this conversion.
+#[inline(always)]
+pub(crate) fn lane_in(x: u64, i: usize) -> u64 {
+    let [e, o] = to_words(x, i);
+    u64::from(e) | u64::from(o) << 32
+}
+
+/// The inverse of [`lane_in`].
+#[inline(always)]
+pub(crate) fn lane_out(x: u64, i: usize) -> u64 {
+    from_words([x as u32, (x >> 32) as u32], i)
 }
 
 /// The round constants, interleaved (lane 0 is stored unrotated).
@@ -129,26 +143,13 @@ static RC_WORDS: [[u32; 2]; 24] = {
     rc
 };
 
-/// Keccak-f\[1600\] on a 64-bit-lane state, through the interleaved form.
-#[inline(never)]
-pub fn keccak_f1600(s: &mut [u64; 25]) {
-    let mut w = [0u32; 50];
-    for (i, (pair, lane)) in w.chunks_exact_mut(2).zip(s.iter()).enumerate() {
-        pair.copy_from_slice(&to_words(*lane, i));
-    }
-    permute_words(&mut w);
-    for (i, (lane, pair)) in s.iter_mut().zip(w.chunks_exact(2)).enumerate() {
-        *lane = from_words([pair[0], pair[1]], i);
-    }
-    crate::wipe::u32s(&mut w);
-}
-
-/// The 24 rounds on the stored form (lane `i` at words `2i`, `2i + 1`, see [`to_words`]).
+/// Keccak-f\[1600\] on a state whose lanes are in the form of [`lane_in`].
 #[inline(always)]
-pub(crate) fn permute_words(w: &mut [u32; 50]) {
-    // SAFETY: `w` is 50 writable words and `RC_WORDS` 48 readable ones, as `rounds` needs;
-    // the target is Thumb-2 (ARMv7-M), the instruction set of the routine.
-    unsafe { rounds(w.as_mut_ptr(), RC_WORDS.as_ptr().cast()) }
+pub(crate) fn permute_lanes(s: &mut [u64; 25]) {
+    // SAFETY: `s` is 200 writable bytes, 50 aligned words (lane `i` at words `2i`, `2i + 1`,
+    // even half first on this little-endian target), and `RC_WORDS` is 48 readable words, as
+    // `rounds` needs; the target runs Thumb-2 (`vecrypt_arm_thumb2`).
+    unsafe { rounds(s.as_mut_ptr().cast(), RC_WORDS.as_ptr().cast()) }
 }
 
 /// The 24 rounds of Keccak-f\[1600\] on the stored form.
