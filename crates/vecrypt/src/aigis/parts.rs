@@ -8,7 +8,7 @@ use super::arith::{Arith, Matrix};
 use super::hash::HashMode;
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
-use super::sponge::{KeccakF, ScalarKeccak, keccak_f1600, lane_in, lane_out};
+use super::sponge::{KeccakF, ScalarKeccak, keccak_f1600, read_lane, xor_lane};
 
 /// A function of Aigis-enc, for [`super::Aigis::run_kernel_part`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -172,13 +172,14 @@ pub fn run_keccak(portable: bool, state: &mut [u64; 25], iterations: u32) {
         }
         return;
     }
-    for (i, w) in state.iter_mut().enumerate() {
-        *w = lane_in(*w, i);
+    let mut form = [0u64; 25];
+    for (i, &x) in state.iter().enumerate() {
+        xor_lane(&mut form, i, x);
     }
     for _ in 0..iterations {
-        ScalarKeccak.permute(black_box(&mut *state));
+        ScalarKeccak.permute(black_box(&mut form));
     }
     for (i, w) in state.iter_mut().enumerate() {
-        *w = lane_out(*w, i);
+        *w = read_lane(&form, i);
     }
 }

@@ -203,29 +203,50 @@ impl KeccakF for ScalarKeccak {
     }
 }
 
-// The form of the sponge's state words. On Thumb-2 Arm cores it is the bit-interleaved,
-// rotated form of the assembly permutation, so only the lanes read or written are
-// converted, not the whole state at every permutation; elsewhere the plain lanes.
+// The form of the sponge's state. On Thumb-2 Arm cores it is the bit-interleaved, rotated
+// form of the assembly permutation, so only the lanes read or written are converted, not
+// the whole state at every permutation; elsewhere the plain lanes.
 #[cfg(vecrypt_arm_thumb2)]
-pub(super) use super::arm::keccak::{lane_in, lane_out};
+pub(super) use super::arm::keccak::{read_lane, xor_lane};
 
-/// Lane `_i` of the state in the sponge's form (the plain lane on this target).
+/// XORs the plain lane `x` into lane `i` of the state (in the sponge's form).
 #[cfg(not(vecrypt_arm_thumb2))]
 #[inline(always)]
-pub(super) fn lane_in(x: u64, _i: usize) -> u64 {
-    x
+pub(super) fn xor_lane(s: &mut [u64; 25], i: usize, x: u64) {
+    s[i] ^= x;
 }
 
-/// The inverse of [`lane_in`].
+/// Lane `i` of the state (in the sponge's form), as a plain lane.
 #[cfg(not(vecrypt_arm_thumb2))]
 #[inline(always)]
-pub(super) fn lane_out(x: u64, _i: usize) -> u64 {
-    x
+pub(super) fn read_lane(s: &[u64; 25], i: usize) -> u64 {
+    s[i]
 }
+
+/// Turns a state of plain lanes, nonzero only in lanes `0..=at / 8` and the last of the
+/// rate, into the sponge's form.
+#[cfg(vecrypt_arm_thumb2)]
+#[inline(always)]
+fn plain_to_form<const RATE: usize>(state: &mut [u64; 25], at: usize) {
+    let mut plain = *state;
+    *state = [0; 25];
+    for (i, &x) in plain.iter().enumerate().take(RATE / 8) {
+        if i <= at / 8 || i == RATE / 8 - 1 {
+            xor_lane(state, i, x);
+        }
+    }
+    // The lanes may hold a secret seed.
+    crate::wipe::u64s(&mut plain);
+}
+
+/// The sponge's form is the plain lanes on this target.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+fn plain_to_form<const RATE: usize>(_state: &mut [u64; 25], _at: usize) {}
 
 #[inline(always)]
 fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
-    state[at / 8] ^= lane_in(u64::from(b) << (8 * (at % 8)), at / 8);
+    xor_lane(state, at / 8, u64::from(b) << (8 * (at % 8)));
 }
 
 impl<const RATE: usize> Shake<RATE> {
@@ -250,12 +271,8 @@ impl<const RATE: usize> Shake<RATE> {
         assert!(at < RATE, "input must be shorter than one block");
         state[at / 8] ^= 0x1f << (8 * (at % 8));
         state[RATE / 8 - 1] ^= 0x80 << 56;
-        // The bytes went in as plain lanes; the lanes they touched, to the sponge's form.
-        for (i, w) in state.iter_mut().enumerate().take(RATE / 8) {
-            if i <= at / 8 || i == RATE / 8 - 1 {
-                *w = lane_in(*w, i);
-            }
-        }
+        // The bytes went in as plain lanes, converted once here.
+        plain_to_form::<RATE>(&mut state, at);
         Shake { state, used: RATE }
     }
 
@@ -296,17 +313,13 @@ impl<const RATE: usize> Shake<RATE> {
                 let words = ((RATE - self.used) / 8).min(out.len() / 8);
                 let (head, tail) = out.split_at_mut(8 * words);
                 let first = self.used / 8;
-                for (i, (o, w)) in head
-                    .chunks_exact_mut(8)
-                    .zip(&self.state[first..first + words])
-                    .enumerate()
-                {
-                    o.copy_from_slice(&lane_out(*w, first + i).to_le_bytes());
+                for (i, o) in head.chunks_exact_mut(8).enumerate() {
+                    o.copy_from_slice(&read_lane(&self.state, first + i).to_le_bytes());
                 }
                 self.used += 8 * words;
                 out = tail;
             } else {
-                let lane = lane_out(self.state[self.used / 8], self.used / 8);
+                let lane = read_lane(&self.state, self.used / 8);
                 out[0] = (lane >> (8 * (self.used % 8))) as u8;
                 self.used += 1;
                 out = &mut out[1..];
@@ -329,14 +342,10 @@ fn absorb_bytes<const RATE: usize, K: KeccakF>(
             let words = ((RATE - *at) / 8).min(data.len() / 8);
             let (head, tail) = data.split_at(8 * words);
             let first = *at / 8;
-            for (i, (w, b)) in state[first..first + words]
-                .iter_mut()
-                .zip(head.chunks_exact(8))
-                .enumerate()
-            {
+            for (i, b) in head.chunks_exact(8).enumerate() {
                 let mut le = [0u8; 8];
                 le.copy_from_slice(b);
-                *w ^= lane_in(u64::from_le_bytes(le), first + i);
+                xor_lane(state, first + i, u64::from_le_bytes(le));
             }
             *at += 8 * words;
             data = tail;
