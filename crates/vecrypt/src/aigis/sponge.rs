@@ -175,13 +175,21 @@ fn splat64(v: u64) -> u64 {
 /// Keccak-f\[1600\] on one state: `keccak_f1600_rounds` on 64-bit words, so the state stays
 /// in registers; inlined into each backend's entry point, where the compiler may use BMI
 /// instructions.
+///
+/// On Thumb-2 Arm cores the sponges use the assembly one instead, and this stays as the
+/// reference it is checked against (`kernel-parts`).
+#[cfg_attr(
+    all(vecrypt_arm_thumb2, not(feature = "kernel-parts")),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub fn keccak_f1600(s: &mut [u64; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, chi64, rol64, splat64);
 }
 
 /// A Keccak-f\[1600\] for the one-state sponges (the hashes H and G); a backend may bring a
-/// faster one than [`keccak_f1600`].
+/// faster one than [`keccak_f1600`]. It permutes a state in the sponge's form
+/// ([`xor_lane`], [`read_lane`]): plain lanes, except on Thumb-2 Arm cores.
 /// A value of the type is the proof that the CPU runs it: a backend's permutation is
 /// only handed out by that backend's [`super::arith::Arith::keccak`].
 pub trait KeccakF: Copy {
