@@ -215,7 +215,7 @@ impl KeccakF for ScalarKeccak {
 // form of the assembly permutation, so only the lanes read or written are converted, not
 // the whole state at every permutation; elsewhere the plain lanes.
 #[cfg(vecrypt_arm_thumb2)]
-pub(super) use super::arm::keccak::{read_lane, xor_lane};
+pub(super) use super::arm::keccak::{read_lane, read_lanes, xor_lane, xor_lanes};
 
 /// XORs the plain lane `x` into lane `i` of the state (in the sponge's form).
 #[cfg(not(vecrypt_arm_thumb2))]
@@ -229,6 +229,27 @@ pub(super) fn xor_lane(s: &mut [u64; 25], i: usize, x: u64) {
 #[inline(always)]
 pub(super) fn read_lane(s: &[u64; 25], i: usize) -> u64 {
     s[i]
+}
+
+/// XORs the little-endian lanes of `data` (a multiple of 8 bytes) into the lanes from
+/// `first` on.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+fn xor_lanes(s: &mut [u64; 25], first: usize, data: &[u8]) {
+    for (w, b) in s[first..].iter_mut().zip(data.chunks_exact(8)) {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(b);
+        *w ^= u64::from_le_bytes(le);
+    }
+}
+
+/// Writes the lanes from `first` on to `out` (a multiple of 8 bytes), little-endian.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+fn read_lanes(s: &[u64; 25], first: usize, out: &mut [u8]) {
+    for (o, w) in out.chunks_exact_mut(8).zip(&s[first..]) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
 }
 
 /// Turns a state of plain lanes, nonzero only in lanes `0..=at / 8` and the last of the
@@ -320,10 +341,7 @@ impl<const RATE: usize> Shake<RATE> {
             if self.used.is_multiple_of(8) && out.len() >= 8 {
                 let words = ((RATE - self.used) / 8).min(out.len() / 8);
                 let (head, tail) = out.split_at_mut(8 * words);
-                let first = self.used / 8;
-                for (i, o) in head.chunks_exact_mut(8).enumerate() {
-                    o.copy_from_slice(&read_lane(&self.state, first + i).to_le_bytes());
-                }
+                read_lanes(&self.state, self.used / 8, head);
                 self.used += 8 * words;
                 out = tail;
             } else {
@@ -349,12 +367,7 @@ fn absorb_bytes<const RATE: usize, K: KeccakF>(
         if at.is_multiple_of(8) && data.len() >= 8 {
             let words = ((RATE - *at) / 8).min(data.len() / 8);
             let (head, tail) = data.split_at(8 * words);
-            let first = *at / 8;
-            for (i, b) in head.chunks_exact(8).enumerate() {
-                let mut le = [0u8; 8];
-                le.copy_from_slice(b);
-                xor_lane(state, first + i, u64::from_le_bytes(le));
-            }
+            xor_lanes(state, *at / 8, head);
             *at += 8 * words;
             data = tail;
         } else {

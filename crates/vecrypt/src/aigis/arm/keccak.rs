@@ -167,8 +167,9 @@ fn words_mut(s: &mut [u64; 25]) -> &mut [u32; 50] {
     unsafe { &mut *(s as *mut [u64; 25]).cast::<[u32; 50]>() }
 }
 
-/// XORs the plain 64-bit lane `x` into lane `i` of a state in the stored form.
-#[inline(always)]
+/// XORs the plain 64-bit lane `x` into lane `i` of a state in the stored form. Not inlined,
+/// like the functions below: the conversions would otherwise be copied into every sponge.
+#[inline(never)]
 pub(crate) fn xor_lane(s: &mut [u64; 25], i: usize, x: u64) {
     let [e, o] = to_words(x, i);
     let w = words_mut(s);
@@ -178,12 +179,41 @@ pub(crate) fn xor_lane(s: &mut [u64; 25], i: usize, x: u64) {
 
 /// Lane `i` of a state in the stored form, as a plain 64-bit lane.
 #[inline(always)]
-pub(crate) fn read_lane(s: &[u64; 25], i: usize) -> u64 {
+fn lane(s: &[u64; 25], i: usize) -> u64 {
     let w = words(s);
     from_words(
         [w[usize::from(WORDS[i][0])], w[usize::from(WORDS[i][1])]],
         i,
     )
+}
+
+/// [`lane`], not inlined.
+#[inline(never)]
+pub(crate) fn read_lane(s: &[u64; 25], i: usize) -> u64 {
+    lane(s, i)
+}
+
+/// XORs the little-endian lanes of `data` (a multiple of 8 bytes) into the lanes from
+/// `first` on of a state in the stored form.
+#[inline(never)]
+pub(crate) fn xor_lanes(s: &mut [u64; 25], first: usize, data: &[u8]) {
+    for (i, b) in data.chunks_exact(8).enumerate() {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(b);
+        let [e, o] = to_words(u64::from_le_bytes(le), first + i);
+        let w = words_mut(s);
+        w[usize::from(WORDS[first + i][0])] ^= e;
+        w[usize::from(WORDS[first + i][1])] ^= o;
+    }
+}
+
+/// Writes the lanes from `first` on of a state in the stored form to `out` (a multiple of 8
+/// bytes), little-endian.
+#[inline(never)]
+pub(crate) fn read_lanes(s: &[u64; 25], first: usize, out: &mut [u8]) {
+    for (i, o) in out.chunks_exact_mut(8).enumerate() {
+        o.copy_from_slice(&lane(s, first + i).to_le_bytes());
+    }
 }
 
 /// The round constants, interleaved (lane 0 is stored unrotated).
