@@ -1,4 +1,6 @@
-//! Keccak-f\[1600\] and the SHA-3 / SHAKE sponge, portable: the SHAKE mode's hashing.
+//! Keccak-f\[1600\] and the SHA-3 / SHAKE sponge, portable: the SHAKE mode's hashing. On
+//! Thumb-2 Arm cores the permutation is the assembly one of `arm/keccak.rs`, and the state
+//! is kept in its bit-interleaved form.
 
 pub const SHAKE128_RATE: usize = 168;
 pub const SHA3_256_RATE: usize = 136;
@@ -190,6 +192,7 @@ pub fn keccak_f1600(s: &mut [u64; 25]) {
 /// A Keccak-f\[1600\] for the one-state sponges (the hashes H and G); a backend may bring a
 /// faster one than [`keccak_f1600`]. It permutes a state in the sponge's form
 /// ([`xor_lane`], [`read_lane`]): plain lanes, except on Thumb-2 Arm cores.
+///
 /// A value of the type is the proof that the CPU runs it: a backend's permutation is
 /// only handed out by that backend's [`super::arith::Arith::keccak`].
 pub trait KeccakF: Copy {

@@ -25,8 +25,9 @@
 //! registers caching `D` words (18 reloads a round in the chosen row order).
 //!
 //! **Cost** (instructions, which is what the QEMU board counts; `embedded/m4`): 313 a round,
-//! 7,512 for the 24 rounds, 7,600 for the whole call, against 14,500 for the portable
-//! permutation on 64-bit words (the compiler's pairs of 32-bit registers).
+//! 7,512 for the 24 rounds, 7,620 for the whole call (with the copies in and out and the
+//! zeroing of the frame), against 14,530 for the portable permutation on 64-bit words (the
+//! compiler's pairs of 32-bit registers). Code: 2,490 bytes.
 //!
 //! Constant time: no branch or address depends on the state; the only branch is the loop
 //! over the rounds.
