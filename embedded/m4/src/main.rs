@@ -220,6 +220,7 @@ fn main() -> ! {
     }
 
     all &= parts::report(&mut out, &counter);
+    all &= parts::keccak(&mut out, &counter);
 
     for (si, set) in ParamSet::ALL.into_iter().enumerate() {
         for (mi, mode) in [HashMode::Shake, HashMode::Sm3].into_iter().enumerate() {
