@@ -21,7 +21,11 @@
 //! `seal-bench [--mib N] [--rounds N] [--dir DIR]`: `vecrypt seal` and `open` of a large file
 //! against `openssl enc -aes-256-ctr`, and against the library's GCM speed times the cores
 //! (see [`seal_bench`]).
+//!
+//! `arm-insns`: instructions per byte and per operation of every aarch64 kernel, counted
+//! under `qemu-aarch64` (see [`arm_insns`]).
 
+mod arm_insns;
 mod seal_bench;
 
 use std::collections::BTreeMap;
@@ -64,6 +68,14 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("arm-insns") => match arm_insns::arm_insns(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask arm-insns: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some("fuzz") => match fuzz(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
@@ -77,6 +89,7 @@ fn main() -> ExitCode {
             eprintln!("       cargo xtask fuzz [--seconds N] [target...]");
             eprintln!("       cargo xtask dudect [--seconds N | --measurements N] [filter...]");
             eprintln!("       cargo xtask seal-bench [--mib N] [--rounds N] [--dir DIR]");
+            eprintln!("       cargo xtask arm-insns");
             ExitCode::from(2)
         }
     }
