@@ -240,8 +240,12 @@ impl<K: KeySize> Aes<K> {
 
     /// Keys a key of the right length on `backend`.
     fn keyed(key: &[u8], backend: Backend) -> Self {
+        let mut rk = key_schedule::expand(key, K::ROUNDS);
+        if backend == Backend::Soft {
+            soft::SlicedKeys::prepare(&mut rk);
+        }
         Self {
-            rk: key_schedule::expand(key, K::ROUNDS),
+            rk,
             backend,
             kernels: native::kernels(backend),
             _size: PhantomData,
