@@ -5,18 +5,21 @@
 use super::ghash::POWERS;
 use crate::modes::Chain;
 
-/// Encryption round keys and the round keys of the equivalent inverse cipher.
+/// Encryption round keys and the round keys of the equivalent inverse cipher; for the
+/// portable backend also the encryption keys in its bit planes (empty for the others).
 #[derive(Clone)]
 pub(crate) struct RoundKeys {
     pub(crate) enc: [[u8; 16]; 15],
     pub(crate) dec: [[u8; 16]; 15],
     pub(crate) rounds: usize,
+    pub(crate) sliced: super::soft::SlicedKeys,
 }
 
 impl Drop for RoundKeys {
     fn drop(&mut self) {
         crate::wipe::value(&mut self.enc);
         crate::wipe::value(&mut self.dec);
+        self.sliced.wipe();
     }
 }
 

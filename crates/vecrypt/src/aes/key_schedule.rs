@@ -31,6 +31,7 @@ pub(crate) fn expand(key: &[u8], rounds: usize) -> RoundKeys {
         enc: [[0u8; 16]; 15],
         dec: [[0u8; 16]; 15],
         rounds,
+        sliced: soft::SlicedKeys::empty(),
     };
     for (r, key) in rk.enc.iter_mut().take(rounds + 1).enumerate() {
         for j in 0..4 {

@@ -4,7 +4,8 @@
 //! Backends, best first: `vaes512` (four blocks per zmm register), `vaes256` (two per ymm),
 //! `aesni` (xmm, eight blocks interleaved), on aarch64 `armv8-aes` (AESE/AESD on NEON
 //! registers, eight blocks interleaved, with GHASH on PMULL) and `soft` (portable,
-//! table-free, constant time: the S-box is computed by inversion in GF(2^8) on bit planes).
+//! table-free, constant time: fixsliced, four blocks in bit planes of `u64` words, two in
+//! `u32` on 32-bit targets, the S-box a Boolean circuit).
 //! Each public call picks its kernel once and runs the whole loop inside it. With the cargo
 //! feature `table-backends` there is also `table-leaky`, the classic T-table AES (four
 //! 256-word tables per direction): secret-indexed, NOT constant time, for speed comparisons
@@ -240,8 +241,12 @@ impl<K: KeySize> Aes<K> {
 
     /// Keys a key of the right length on `backend`.
     fn keyed(key: &[u8], backend: Backend) -> Self {
+        let mut rk = key_schedule::expand(key, K::ROUNDS);
+        if backend == Backend::Soft {
+            soft::SlicedKeys::prepare(&mut rk);
+        }
         Self {
-            rk: key_schedule::expand(key, K::ROUNDS),
+            rk,
             backend,
             kernels: native::kernels(backend),
             _size: PhantomData,
