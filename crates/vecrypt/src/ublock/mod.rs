@@ -16,6 +16,10 @@
 //!   together fill a batch, block slot `s` of each batch under key `s % n`, on the
 //!   bit-plane kernels.
 //!
+//! On AArch64 the `neon` backend has two kernels (`aarch64/`): the one nibble per byte
+//! layout with `TBL` for one to four blocks and CBC encryption, and the bit-planes of
+//! `bitslice.rs` on 128-bit registers from five blocks on and for several keys.
+//!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
 //! 256-bit register (`x86/wide_nibbles.rs`), which shortens its round to the chain.
 //!

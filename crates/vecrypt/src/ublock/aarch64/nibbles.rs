@@ -16,14 +16,14 @@
 //! a time, step by step, so that an in-order core (Cortex-A53) has independent work to
 //! issue next to each dependent instruction, and an out-of-order one sees it in its window.
 //!
-//! Bounds from llvm-mca 14 on the kernel's inner loop (see the module notes of
-//! [`super`] for the figures and their comparison with the design document's Cortex-A53
-//! measurement).
+//! Bounds per round from llvm-mca 14 (details and comparison with the design document's
+//! Cortex-A53 figures in the notes of [`super`]): one 128-bit block 54 cycles on the
+//! Cortex-A72 (the chain: `TBL` latency 6), 76 on the Cortex-A53; four blocks 69 and 94.
 
 use core::arch::aarch64::*;
 
 use super::super::bitslice;
-use super::super::consts::{SBOX, SBOX_INV};
+use super::super::consts::{PK1, RC, SBOX, SBOX_INV};
 use super::super::{RoundKeys, Variant};
 use crate::cpu::kernel;
 
@@ -403,6 +403,103 @@ fn cbc_encrypt_nibbles<V: Variant>(k: &NibbleKeys, iv: &mut [u8], buf: &mut [u8]
         store_block::<V>(&chain[0], block);
     }
     store_block::<V>(&chain[0], iv);
+}
+
+/// Multiplication by 2 in GF(2^4) mod x^4 + x + 1, for the key schedule.
+const TIMES_TWO: [u8; 16] = [0, 2, 4, 6, 8, 10, 12, 14, 3, 1, 7, 5, 11, 9, 15, 13];
+
+/// RC_i as nibbles 0..8 of a register (the leftmost 32 bits of K0), zero elsewhere.
+const fn rc_nibbles() -> [[u8; 16]; 24] {
+    let mut t = [[0u8; 16]; 24];
+    let mut i = 0;
+    while i < 24 {
+        let mut j = 0;
+        while j < 8 {
+            t[i][j] = ((RC[i] >> (28 - 4 * j)) & 15) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The first 16 entries of a key-schedule nibble gather as `TBL` indices.
+const fn pk_table(pk: &[usize]) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut q = 0;
+    while q < 16 {
+        t[q] = pk[q] as u8;
+        q += 1;
+    }
+    t
+}
+
+/// The two 64-bit halves of a register exchanged.
+#[inline(always)]
+fn swap_halves(v: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON is enabled wherever this module is built (the gate on `mod aarch64`).
+    unsafe { vextq_u8::<8>(v, v) }
+}
+
+/// The low 64 bits of `lo` below the high 64 bits of `hi`.
+#[inline(always)]
+fn low_high(lo: uint8x16_t, hi: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON is enabled wherever this module is built (the gate on `mod aarch64`).
+    unsafe { vcombine_u8(vget_low_u8(lo), vget_high_u8(hi)) }
+}
+
+/// The key schedule on registers of nibbles: `K0||K1` and `K2||K3` for 128-bit keys,
+/// `K0`..`K3` one register each for 256-bit keys. The S-box and the doubling are `TBL`
+/// lookups in registers.
+#[inline(always)]
+fn expand_key_nibbles<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
+    let sbox = load16(&SBOX);
+    let times_two = load16(&TIMES_TWO);
+    let rc = const { rc_nibbles() };
+    rk.0[0][..V::BLOCK].copy_from_slice(&key[..V::BLOCK]);
+    if V::KEY == 16 {
+        let pk = load16(&const { pk_table(&PK1) });
+        let (mut k01, mut k23) = expand(load(key));
+        for (row, rc) in rk.0[1..=V::ROUNDS].iter_mut().zip(rc.iter()) {
+            k01 = tbl(k01, pk);
+            let s = tbl(sbox, eor(k01, load16(rc)));
+            let t = tbl(times_two, k01);
+            let k10 = swap_halves(k01);
+            k01 = eor(k23, low_high(s, t));
+            k23 = k10;
+            store(compact(k01, k23), &mut row[..16]);
+        }
+    } else {
+        let pk = load16(&const { pk_table(V::PK) });
+        let (mut k0, mut k1) = expand(load(&key[..16]));
+        let (mut k2, mut k3) = expand(load(&key[16..32]));
+        for (row, rc) in rk.0[1..=V::ROUNDS].iter_mut().zip(rc.iter()) {
+            k0 = tbl(k0, pk);
+            k1 = swap_halves(k1);
+            let n2 = eor(k2, tbl(sbox, eor(k0, load16(rc))));
+            let n3 = eor(k3, tbl(times_two, k1));
+            (k0, k1, k2, k3) = (n2, n3, k1, k0);
+            store(compact(k0, k1), &mut row[..16]);
+            if V::BLOCK == 32 {
+                store(compact(k2, k3), &mut row[16..32]);
+            }
+        }
+    }
+}
+
+#[kernel(UBLOCK_NEON)]
+fn key_kernel<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
+    expand_key_nibbles::<V>(key, rk);
+}
+
+/// The key schedule into `rk`; `false` (nothing done) without NEON.
+pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
+    if key.len() != V::KEY || !super::available() {
+        return false;
+    }
+    // SAFETY: NEON was just checked.
+    unsafe { key_kernel::<V>(key, rk) };
+    true
 }
 
 #[kernel(UBLOCK_NEON)]
