@@ -3,7 +3,9 @@
 //!
 //! - `nibbles.rs`: the design document's one nibble per byte with `TBL`, up to four 128-bit
 //!   (two 256-bit) blocks in flight; single blocks, short ECB calls (and so short CTR and
-//!   CBC decryption, which go through ECB) and CBC encryption, a chain;
+//!   CBC decryption, which go through ECB) and CBC encryption, a chain; also the key
+//!   schedule, and a fresh key's first one-block encryption with the schedule stepped beside
+//!   the rounds, so that a new key per block costs little more than the block;
 //! - `planes.rs`: bit-planes inside the nibble ([`super::bitslice`]) on 128-bit registers,
 //!   eight 128-bit or four 256-bit blocks per 128-byte batch; ECB, CTR and CBC decryption
 //!   from [`bulk_blocks`] blocks on, and several keys at once ([`crate::modes::MultiKey`]:
@@ -121,7 +123,11 @@ pub(super) fn expand_key<V: Variant>(key: &[u8], backend: Backend, rk: &mut Roun
 
 /// ECB over `buf` in either direction.
 pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> bool {
-    if bulk(c, buf.len()) {
+    // A fresh key's first one-block encryption steps the schedule beside the rounds.
+    let fresh = c.rk.get().is_none() && buf.len() == V::BLOCK && !decrypt;
+    if fresh && on_neon(c) {
+        nibbles::encrypt_one_with_key::<V>(&c.key[..V::KEY], buf)
+    } else if bulk(c, buf.len()) {
         planes::ecb::<V>(planes(c), buf, decrypt)
     } else if on_neon(c) {
         nibbles::ecb::<V>(nibble_keys(c), buf, decrypt)

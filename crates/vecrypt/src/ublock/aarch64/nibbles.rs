@@ -261,7 +261,15 @@ fn round_key<V: Variant>(k: &NibbleKeys, i: usize) -> Block {
 #[inline(always)]
 fn encrypt_rounds<V: Variant, const N: usize>(t: &Tables, k: &NibbleKeys, x: &mut [Block; N]) {
     for i in 1..=V::ROUNDS {
-        let [ka, kb] = round_key::<V>(k, i);
+        encrypt_round::<V, N>(t, &round_key::<V>(k, i), x);
+    }
+}
+
+/// One round on `N` blocks with the folded key `[A_i, B_i]`.
+#[inline(always)]
+fn encrypt_round<V: Variant, const N: usize>(t: &Tables, k: &Block, x: &mut [Block; N]) {
+    let [ka, kb] = k;
+    {
         let mut a = [[zero(); 2]; N];
         let mut b = [[zero(); 2]; N];
         for n in 0..N {
@@ -282,10 +290,10 @@ fn encrypt_rounds<V: Variant, const N: usize>(t: &Tables, k: &NibbleKeys, x: &mu
         }
         for n in 0..N {
             let r = map::<V>(&a[n], |v| tbl(v, t.rot20));
-            b[n] = xor::<V>(&xor::<V>(&b[n], &kb), &r);
+            b[n] = xor::<V>(&xor::<V>(&b[n], kb), &r);
         }
         for n in 0..N {
-            a[n] = xor::<V>(&xor::<V>(&a[n], &ka), &b[n]);
+            a[n] = xor::<V>(&xor::<V>(&a[n], ka), &b[n]);
         }
         for n in 0..N {
             x[n] = [gather::<V>(&a[n], &t.pl), gather::<V>(&b[n], &t.pr)];
@@ -485,6 +493,93 @@ fn expand_key_nibbles<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
             }
         }
     }
+}
+
+/// The key register of the schedule as nibbles, stepped one update at a time: `K0||K1`
+/// and `K2||K3` for 128-bit keys, `K0`..`K3` one register each for 256-bit keys.
+struct KeyRegister([uint8x16_t; 4]);
+
+impl KeyRegister {
+    #[inline(always)]
+    fn new<V: Variant>(key: &[u8]) -> Self {
+        if V::KEY == 16 {
+            let (k01, k23) = expand(load(key));
+            KeyRegister([k01, k23, zero(), zero()])
+        } else {
+            let (k0, k1) = expand(load(&key[..16]));
+            let (k2, k3) = expand(load(&key[16..32]));
+            KeyRegister([k0, k1, k2, k3])
+        }
+    }
+
+    /// Update `i + 1` of the schedule (`RC[i]`).
+    #[inline(always)]
+    fn step<V: Variant>(&mut self, i: usize, sbox: uint8x16_t, times_two: uint8x16_t) {
+        let rc = const { rc_nibbles() };
+        let [k0, k1, k2, k3] = self.0;
+        if V::KEY == 16 {
+            let k01 = tbl(k0, load16(&const { pk_table(&PK1) }));
+            let s = tbl(sbox, eor(k01, load16(&rc[i])));
+            let t = tbl(times_two, k01);
+            self.0 = [eor(k1, low_high(s, t)), swap_halves(k01), k2, k3];
+        } else {
+            let k0 = tbl(k0, load16(&const { pk_table(V::PK) }));
+            let k1 = swap_halves(k1);
+            let n2 = eor(k2, tbl(sbox, eor(k0, load16(&rc[i]))));
+            let n3 = eor(k3, tbl(times_two, k1));
+            self.0 = [n2, n3, k1, k0];
+        }
+    }
+
+    /// The round key the register holds (its first `V::BLOCK` bytes), folded.
+    #[inline(always)]
+    fn folded<V: Variant>(&self, t: &Tables) -> Block {
+        let [k0, k1, k2, k3] = self.0;
+        let (l, r) = if V::BLOCK == 16 {
+            ([k0, zero()], [k1, zero()])
+        } else {
+            ([k0, k1], [k2, k3])
+        };
+        let b = gather::<V>(&r, &t.pr_inv);
+        [xor::<V>(&gather::<V>(&l, &t.pl_inv), &b), b]
+    }
+}
+
+/// Encrypts one block with the key schedule run alongside the rounds (the schedule's chain
+/// is a third of the round's), without storing any round key.
+#[inline(always)]
+fn encrypt_one_with_key_nibbles<V: Variant>(key: &[u8], block: &mut [u8]) {
+    let t = Tables::new::<V>();
+    let sbox = load16(&SBOX);
+    let times_two = load16(&TIMES_TWO);
+    let mut reg = KeyRegister::new::<V>(key);
+    let rk0 = if V::BLOCK == 16 {
+        [[reg.0[0], zero()], [reg.0[1], zero()]]
+    } else {
+        [[reg.0[0], reg.0[1]], [reg.0[2], reg.0[3]]]
+    };
+    let mut x = [xor_block::<V>(&load_block::<V>(block), &rk0)];
+    for i in 0..V::ROUNDS {
+        reg.step::<V>(i, sbox, times_two);
+        encrypt_round::<V, 1>(&t, &reg.folded::<V>(&t), &mut x);
+    }
+    store_block::<V>(&x[0], block);
+}
+
+#[kernel(UBLOCK_NEON)]
+fn one_kernel<V: Variant>(key: &[u8], block: &mut [u8]) {
+    encrypt_one_with_key_nibbles::<V>(key, block);
+}
+
+/// Encrypts one block (`V::BLOCK` bytes of `block`) under `key` (`V::KEY` bytes) without a
+/// stored schedule; `false` (nothing done) without NEON or on other lengths.
+pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8]) -> bool {
+    if key.len() != V::KEY || block.len() != V::BLOCK || !super::available() {
+        return false;
+    }
+    // SAFETY: NEON was just checked.
+    unsafe { one_kernel::<V>(key, block) };
+    true
 }
 
 #[kernel(UBLOCK_NEON)]
