@@ -1,4 +1,5 @@
-//! Bitsliced uBlock for wide registers, shared by the AVX2 and AVX-512 backends.
+//! Bitsliced uBlock for wide registers, shared by the AVX2 and AVX-512 backends and by the
+//! 128-bit NEON registers of AArch64.
 //!
 //! Layout ("bit-planes inside the nibble"): every 32-bit lane of a register holds one 32-bit
 //! word of the state, one bit-plane `j` (bit `j` of each nibble), for four blocks. Bit
