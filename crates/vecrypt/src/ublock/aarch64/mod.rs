@@ -193,7 +193,8 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
 
 /// ECB in either direction, or CBC decryption, of several streams, each under its own key,
 /// interleaved on the bitsliced kernel when the streams together fill at least one batch but
-/// none is long enough for the bitsliced kernel on its own. `false` if nothing was done.
+/// each is shorter than a batch: on its own, each would take the nibble kernel or pad a
+/// batch of its own. `false` if nothing was done.
 pub(super) fn streams<V: Variant>(
     keys: &[&Ublock<V>],
     mode: StreamsMode,
@@ -204,7 +205,7 @@ pub(super) fn streams<V: Variant>(
     let alike = keys.iter().all(|k| on_neon(k));
     let blocks: usize = bufs.iter().map(|b| b.len() / V::BLOCK).sum();
     let longest = bufs.iter().map(|b| b.len() / V::BLOCK).max().unwrap_or(0);
-    if !alike || keys.len() < 2 || blocks < width || longest >= bulk_blocks::<V>() {
+    if !alike || keys.len() < 2 || blocks < width || longest >= width {
         return false;
     }
     let mut done = true;
