@@ -37,6 +37,8 @@ const TABLE: &[(&str, &str, &str)] = &[
         "x86_64",
         "avx512f,avx512bw,avx512vl,avx512vbmi,gfni",
     ),
+    // uBlock on AArch64 Advanced SIMD: TBL does the nibble shuffles and byte gathers.
+    ("UBLOCK_NEON", "aarch64", "neon"),
     // Kuznyechik.
     ("KUZNYECHIK_AVX2", "x86_64", "avx2"),
     ("KUZNYECHIK_AVX2_GFNI", "x86_64", "avx2,gfni"),

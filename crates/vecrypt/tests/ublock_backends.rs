@@ -167,13 +167,15 @@ fn multi_key<V: Variant>(seed: u64) {
     let mut rng = Rng(seed);
     for maker in makers::<V>() {
         let backend = &maker.label;
-        // Streams up to 40 blocks, and short ones (up to 7 blocks), which the wide backends
-        // interleave in every mode once they fill a batch together.
+        // Streams up to 40 blocks, and short ones (up to 7 or 3 blocks), which the SIMD
+        // backends interleave in every mode once they fill a batch together (NEON's batch
+        // is four 256-bit blocks).
         let counts = [1, 2, 3, 4, 8, 15, 16, 17, 32, 33, 40, 64];
         for (streams, most) in counts
             .iter()
             .map(|&s| (s, 40))
             .chain(counts.iter().map(|&s| (s, 8)))
+            .chain(counts.iter().map(|&s| (s, 4)))
         {
             let keys: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(V::KEY)).collect();
             let ivs: Vec<Vec<u8>> = (0..streams).map(|_| rng.bytes(V::BLOCK)).collect();

@@ -1,4 +1,5 @@
-//! Bitsliced uBlock for wide registers, shared by the AVX2 and AVX-512 backends.
+//! Bitsliced uBlock for wide registers, shared by the AVX2 and AVX-512 backends and by the
+//! 128-bit NEON registers of AArch64.
 //!
 //! Layout ("bit-planes inside the nibble"): every 32-bit lane of a register holds one 32-bit
 //! word of the state, one bit-plane `j` (bit `j` of each nibble), for four blocks. Bit
@@ -140,7 +141,8 @@ pub(super) const fn gather_index(p: &[usize]) -> [u8; 16] {
 }
 
 /// `pshufb` indices that reverse the bytes of every 32-bit lane (big-endian words in, native
-/// words out, and back).
+/// words out, and back). AArch64 has `REV32` for it.
+#[cfg_attr(target_arch = "aarch64", allow(dead_code))]
 pub(super) const BSWAP32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
 
 /// Where a backend finds round key `i` as bit-planes.

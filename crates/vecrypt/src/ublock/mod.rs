@@ -16,6 +16,10 @@
 //!   together fill a batch, block slot `s` of each batch under key `s % n`, on the
 //!   bit-plane kernels.
 //!
+//! On AArch64 the `neon` backend has two kernels (`aarch64/`): the one nibble per byte
+//! layout with `TBL` for one to four blocks and CBC encryption, and the bit-planes of
+//! `bitslice.rs` on 128-bit registers from five blocks on and for several keys.
+//!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
 //! 256-bit register (`x86/wide_nibbles.rs`), which shortens its round to the chain.
 //!
@@ -41,17 +45,25 @@
 //! # }
 //! ```
 
-#[cfg(target_arch = "aarch64")]
+// NEON is part of every AArch64 target but the soft-float ones, which take the portable path.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 #[allow(unsafe_code)]
 mod aarch64;
-// The generic bitsliced layouts, over any register type; the x86-64 kernels build on them.
-#[cfg(target_arch = "x86_64")]
+// The generic bitsliced layouts, over any register type; the x86-64 and AArch64 kernels
+// build on them.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 mod bitslice;
 pub(crate) mod consts;
 #[cfg(target_arch = "x86_64")]
 mod full_slice;
 mod key_schedule;
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 mod no_kernels;
 mod soft;
 #[cfg(target_arch = "x86_64")]
@@ -61,9 +73,12 @@ mod transpose;
 mod x86;
 
 // The kernels of the architecture this is built for, behind one interface.
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 use aarch64 as native;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 use no_kernels as native;
 #[cfg(target_arch = "x86_64")]
 use x86 as native;
@@ -191,6 +206,7 @@ const CANDIDATES: &[Candidate] = &[
         ],
     ),
     Candidate::new(Backend::Ssse3, &[kernels::UBLOCK_NIBBLES_SSSE3]),
+    Candidate::new(Backend::Neon, &[kernels::UBLOCK_NEON]),
     Candidate::portable(Backend::Soft),
 ];
 
@@ -221,7 +237,10 @@ pub struct Ublock<V: Variant> {
     rk: Cache<RoundKeys>,
     /// The round keys in the forms the kernels of this architecture take, made on first use
     /// (nothing where no kernel needs them).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     kernel_keys: native::KernelKeys,
     backend: Backend,
     /// Every call on the paired-nibble kernel ([`Ublock::with_paper_layout`]).
