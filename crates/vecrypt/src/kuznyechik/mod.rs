@@ -49,6 +49,7 @@
 
 pub mod acpkm;
 // The field tables and constants; some serve only the SIMD kernels.
+mod bitsliced;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod consts;
 mod dispatch;
