@@ -24,7 +24,7 @@ use core::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 use super::RoundKeys;
 
-/// A word of bit lanes, one block per lane.
+/// A word of bit lanes, one block per lane: what the rounds compute on.
 pub(super) trait Lane:
     Copy
     + Default
@@ -32,25 +32,36 @@ pub(super) trait Lane:
     + BitAnd<Output = Self>
     + BitOr<Output = Self>
     + Not<Output = Self>
-    + Shl<u32, Output = Self>
-    + Shr<u32, Output = Self>
 {
-    /// Lanes per word: blocks per batch.
-    const BITS: usize;
-    /// The word of the little-endian bytes `b[..BITS / 8]`.
-    fn load(b: &[u8]) -> Self;
-    /// Writes the word as little-endian bytes into `b[..BITS / 8]`.
-    fn store(self, b: &mut [u8]);
-    /// The low `BITS` bits of `v`.
-    fn truncate(v: u64) -> Self;
     /// All ones when `bit` is 1, zero when it is 0 (`bit` is 0 or 1).
     fn mask(bit: u8) -> Self;
 }
 
-macro_rules! lane {
+/// A machine word of lanes, which also loads and transposes blocks.
+pub(super) trait Row: Lane + Shl<u32, Output = Self> + Shr<u32, Output = Self> {
+    /// Lanes per word.
+    const LANES: usize;
+    /// The word of the little-endian bytes at the start of `b`.
+    fn load(b: &[u8]) -> Self;
+    /// Writes the word as little-endian bytes at the start of `b`.
+    fn store(self, b: &mut [u8]);
+    /// The low bits of `v`.
+    fn truncate(v: u64) -> Self;
+    /// The word as a `u64`.
+    fn widen(self) -> u64;
+}
+
+macro_rules! row {
     ($t:ty) => {
         impl Lane for $t {
-            const BITS: usize = <$t>::BITS as usize;
+            #[inline(always)]
+            fn mask(bit: u8) -> Self {
+                <$t>::from(bit).wrapping_neg()
+            }
+        }
+
+        impl Row for $t {
+            const LANES: usize = <$t>::BITS as usize;
             #[inline(always)]
             fn load(b: &[u8]) -> Self {
                 <$t>::from_le_bytes(
@@ -68,15 +79,54 @@ macro_rules! lane {
                 v as $t
             }
             #[inline(always)]
-            fn mask(bit: u8) -> Self {
-                <$t>::from(bit).wrapping_neg()
+            fn widen(self) -> u64 {
+                self.into()
             }
         }
     };
 }
 
-lane!(u64);
-lane!(u32);
+row!(u64);
+row!(u32);
+
+/// Two `u64` of lanes side by side, 128 blocks: written element by element, so that the
+/// compiler can keep each pair in one 128-bit vector register where the target has them
+/// (SSE2 on x86-64, Advanced SIMD on AArch64) and in two registers elsewhere.
+#[derive(Clone, Copy, Default)]
+#[repr(align(16))]
+pub(super) struct Pair([u64; 2]);
+
+macro_rules! pair_op {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl $tr for Pair {
+            type Output = Pair;
+            #[inline(always)]
+            fn $f(self, o: Pair) -> Pair {
+                Pair([self.0[0] $op o.0[0], self.0[1] $op o.0[1]])
+            }
+        }
+    };
+}
+
+pair_op!(BitXor, bitxor, ^);
+pair_op!(BitAnd, bitand, &);
+pair_op!(BitOr, bitor, |);
+
+impl Not for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn not(self) -> Pair {
+        Pair([!self.0[0], !self.0[1]])
+    }
+}
+
+impl Lane for Pair {
+    #[inline(always)]
+    fn mask(bit: u8) -> Self {
+        let m = u64::mask(bit);
+        Pair([m, m])
+    }
+}
 
 /// The word of this target: 64-bit where the machine has 64-bit registers, 32-bit elsewhere.
 #[cfg(any(target_pointer_width = "64", target_arch = "wasm32"))]
@@ -85,16 +135,13 @@ pub(super) type Word = u64;
 #[cfg(not(any(target_pointer_width = "64", target_arch = "wasm32")))]
 pub(super) type Word = u32;
 
-/// Blocks per batch on this target.
-pub(super) const BLOCKS: usize = Word::BITS as usize;
-
 /// The state of a batch: sixteen byte slots of eight bit slices.
 type State<W> = [[W; 8]; 16];
 
-/// Transposes the square bit matrix `rows` (`W::BITS` words) in place: bit `j` of row `i`
+/// Transposes the square bit matrix `rows` (`W::LANES` words) in place: bit `j` of row `i`
 /// goes to bit `i` of row `j`.
 #[inline(always)]
-fn transpose<W: Lane>(rows: &mut [W]) {
+fn transpose<W: Row>(rows: &mut [W]) {
     // For each distance d, the mask of the low d bits of every group of 2d.
     const MASKS: [(u32, u64); 6] = [
         (32, 0x0000_0000_ffff_ffff),
@@ -106,11 +153,11 @@ fn transpose<W: Lane>(rows: &mut [W]) {
     ];
     for (d, m) in MASKS {
         let d = d as usize;
-        if d >= W::BITS {
+        if d >= W::LANES {
             continue;
         }
         let m = W::truncate(m);
-        for k in 0..W::BITS {
+        for k in 0..W::LANES {
             if k & d == 0 {
                 // Swap bits d.. of each 2d group of row k with bits ..d of row k + d.
                 let t = ((rows[k] >> d as u32) ^ rows[k + d]) & m;
@@ -121,17 +168,17 @@ fn transpose<W: Lane>(rows: &mut [W]) {
     }
 }
 
-/// Loads up to `W::BITS` blocks (the rest of the lanes zero) into sliced form.
+/// Loads up to `W::LANES` blocks (the rest of the lanes zero) into sliced form.
 #[inline(always)]
-fn load<W: Lane>(blocks: &[u8]) -> State<W> {
+fn load<W: Row>(blocks: &[u8]) -> State<W> {
     let mut flat = [W::default(); 128];
-    let chunk = W::BITS / 8;
+    let chunk = W::LANES / 8;
     for (i, block) in blocks.chunks_exact(16).enumerate() {
         for (c, bytes) in block.chunks_exact(chunk).enumerate() {
-            flat[c * W::BITS + i] = W::load(bytes);
+            flat[c * W::LANES + i] = W::load(bytes);
         }
     }
-    for rows in flat.chunks_exact_mut(W::BITS) {
+    for rows in flat.chunks_exact_mut(W::LANES) {
         transpose(rows);
     }
     let mut s = [[W::default(); 8]; 16];
@@ -144,18 +191,18 @@ fn load<W: Lane>(blocks: &[u8]) -> State<W> {
 
 /// Writes the blocks of the lanes back, as many as `blocks` holds.
 #[inline(always)]
-fn store<W: Lane>(s: &State<W>, blocks: &mut [u8]) {
+fn store<W: Row>(s: &State<W>, blocks: &mut [u8]) {
     let mut flat = [W::default(); 128];
     for (bits, slot) in flat.chunks_exact_mut(8).zip(s) {
         bits.copy_from_slice(slot);
     }
-    for rows in flat.chunks_exact_mut(W::BITS) {
+    for rows in flat.chunks_exact_mut(W::LANES) {
         transpose(rows);
     }
-    let chunk = W::BITS / 8;
+    let chunk = W::LANES / 8;
     for (i, block) in blocks.chunks_exact_mut(16).enumerate() {
         for (c, bytes) in block.chunks_exact_mut(chunk).enumerate() {
-            flat[c * W::BITS + i].store(bytes);
+            flat[c * W::LANES + i].store(bytes);
         }
     }
     crate::wipe::set(&mut flat, [W::default(); 128]);
@@ -222,45 +269,88 @@ fn linear<W: Lane>(s: &mut State<W>, inverse: bool) {
     }
 }
 
-/// Encrypts the blocks of `blocks` (at most `W::BITS`) in one batch.
-fn encrypt_batch<W: Lane>(rk: &RoundKeys, blocks: &mut [u8]) {
-    let mut s = load::<W>(blocks);
+/// The rounds of encryption on a batch.
+#[inline(always)]
+fn encrypt_rounds<W: Lane>(rk: &RoundKeys, s: &mut State<W>) {
     for k in &rk.0[..9] {
-        add_key(&mut s, k);
-        substitute(&mut s, false);
-        linear(&mut s, false);
+        add_key(s, k);
+        substitute(s, false);
+        linear(s, false);
     }
-    add_key(&mut s, &rk.0[9]);
-    store(&s, blocks);
-    crate::wipe::set(&mut s, [[W::default(); 8]; 16]);
+    add_key(s, &rk.0[9]);
 }
 
-/// Decrypts the blocks of `blocks` (at most `W::BITS`) in one batch.
-fn decrypt_batch<W: Lane>(rk: &RoundKeys, blocks: &mut [u8]) {
-    let mut s = load::<W>(blocks);
-    add_key(&mut s, &rk.0[9]);
+/// The rounds of decryption on a batch.
+#[inline(always)]
+fn decrypt_rounds<W: Lane>(rk: &RoundKeys, s: &mut State<W>) {
+    add_key(s, &rk.0[9]);
     for k in rk.0[..9].iter().rev() {
-        linear(&mut s, true);
-        substitute(&mut s, true);
-        add_key(&mut s, k);
+        linear(s, true);
+        substitute(s, true);
+        add_key(s, k);
     }
+}
+
+/// The rounds of one direction.
+type Rounds<W> = fn(&RoundKeys, &mut State<W>);
+
+/// Runs the blocks of `blocks` (at most `W::LANES`) through `rounds` in one batch.
+#[inline(always)]
+fn batch<W: Row>(rk: &RoundKeys, blocks: &mut [u8], rounds: Rounds<W>) {
+    let mut s = load::<W>(blocks);
+    rounds(rk, &mut s);
     store(&s, blocks);
     crate::wipe::set(&mut s, [[W::default(); 8]; 16]);
 }
 
-/// Encrypts whole blocks in place, [`BLOCKS`] at a time; a shorter last batch runs with
-/// its other lanes empty.
-pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
-    for batch in buf.chunks_mut(16 * BLOCKS) {
-        encrypt_batch::<Word>(rk, batch);
+/// Runs the blocks of `blocks` (at most 128) through `rounds` in one batch of [`Pair`]s.
+#[inline(always)]
+fn wide_batch(rk: &RoundKeys, blocks: &mut [u8], rounds: Rounds<Pair>) {
+    let (low, high) = blocks.split_at_mut(blocks.len().min(16 * 64));
+    let (mut a, mut b) = (load::<u64>(low), load::<u64>(high));
+    let mut s: State<Pair> =
+        core::array::from_fn(|k| core::array::from_fn(|i| Pair([a[k][i], b[k][i]])));
+    rounds(rk, &mut s);
+    for ((sa, sb), sp) in a.iter_mut().zip(b.iter_mut()).zip(&s) {
+        for ((wa, wb), p) in sa.iter_mut().zip(sb.iter_mut()).zip(sp) {
+            (*wa, *wb) = (p.0[0], p.0[1]);
+        }
+    }
+    store(&a, low);
+    store(&b, high);
+    crate::wipe::set(&mut s, [[Pair::default(); 8]; 16]);
+    crate::wipe::set(&mut a, [[0; 8]; 16]);
+    crate::wipe::set(&mut b, [[0; 8]; 16]);
+}
+
+/// Whether batches run on [`Pair`]s: on targets whose baseline has 128-bit vector
+/// registers.
+const WIDE: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
+/// Blocks per batch on this target.
+pub(super) const BLOCKS: usize = if WIDE { 128 } else { Word::LANES };
+
+/// Runs whole blocks through the rounds, [`BLOCKS`] at a time; a shorter last batch runs
+/// with its other lanes empty (on a narrower word when it fits one).
+#[inline(always)]
+fn batches(rk: &RoundKeys, buf: &mut [u8], narrow: Rounds<Word>, wide: Rounds<Pair>) {
+    for chunk in buf.chunks_mut(16 * BLOCKS) {
+        if WIDE && chunk.len() > 16 * Word::LANES {
+            wide_batch(rk, chunk, wide);
+        } else {
+            batch::<Word>(rk, chunk, narrow);
+        }
     }
 }
 
-/// Decrypts whole blocks in place, as [`encrypt`] does.
+/// Encrypts whole blocks in place.
+pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    batches(rk, buf, encrypt_rounds, encrypt_rounds);
+}
+
+/// Decrypts whole blocks in place.
 pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
-    for batch in buf.chunks_mut(16 * BLOCKS) {
-        decrypt_batch::<Word>(rk, batch);
-    }
+    batches(rk, buf, decrypt_rounds, decrypt_rounds);
 }
 
 #[cfg(test)]
@@ -298,22 +388,29 @@ mod tests {
         let key: [u8; 32] = core::array::from_fn(|i| (i * 37 + 5) as u8);
         let c = crate::kuznyechik::Kuznyechik::with_backend(&key, crate::Backend::Soft).unwrap();
         let rk = &c.rk;
-        let data: Vec<u8> = (0..64 * 16).map(|i| (i * 131 + 7) as u8).collect();
-        for n in [1, 2, 31, 32, 33, 63, 64] {
+        let data: Vec<u8> = (0..128 * 16).map(|i| (i * 131 + 7) as u8).collect();
+        for n in [1, 2, 31, 32, 33, 63, 64, 65, 127, 128] {
             let mut want = data[..16 * n].to_vec();
             for block in want.chunks_exact_mut(16) {
                 super::super::soft::encrypt_one(rk, block);
             }
-            let mut got64 = data[..16 * n].to_vec();
-            encrypt_batch::<u64>(rk, &mut got64);
-            assert_eq!(got64, want, "u64, {n} blocks");
-            decrypt_batch::<u64>(rk, &mut got64);
-            assert_eq!(got64, &data[..16 * n], "u64 decryption, {n} blocks");
+            let mut wide = data[..16 * n].to_vec();
+            wide_batch(rk, &mut wide, encrypt_rounds);
+            assert_eq!(wide, want, "pairs, {n} blocks");
+            wide_batch(rk, &mut wide, decrypt_rounds);
+            assert_eq!(wide, &data[..16 * n], "pairs decryption, {n} blocks");
+            for (part, want) in data[..16 * n].chunks(16 * 64).zip(want.chunks(16 * 64)) {
+                let mut got64 = part.to_vec();
+                batch::<u64>(rk, &mut got64, encrypt_rounds);
+                assert_eq!(got64, want, "u64, {n} blocks");
+                batch::<u64>(rk, &mut got64, decrypt_rounds);
+                assert_eq!(got64, part, "u64 decryption, {n} blocks");
+            }
             for (half, want) in data[..16 * n].chunks(16 * 32).zip(want.chunks(16 * 32)) {
                 let mut got32 = half.to_vec();
-                encrypt_batch::<u32>(rk, &mut got32);
+                batch::<u32>(rk, &mut got32, encrypt_rounds);
                 assert_eq!(got32, want, "u32, {n} blocks");
-                decrypt_batch::<u32>(rk, &mut got32);
+                batch::<u32>(rk, &mut got32, decrypt_rounds);
                 assert_eq!(got32, half, "u32 decryption, {n} blocks");
             }
         }

@@ -262,6 +262,9 @@ impl BlockKernel for Kuznyechik {
         if self.backend == Backend::TableLeaky {
             return table_leaky::ctr(&self.rk, c, buf);
         }
+        if self.backend == Backend::Soft {
+            return soft::ctr(&self.rk, c, buf);
+        }
         crate::modes::ctr_apply_batched(self, c, buf);
     }
 
