@@ -1,10 +1,12 @@
 //! Bitsliced Kuznyechik: the portable throughput path of the `soft` backend.
 //!
-//! A batch holds one block per bit lane of a machine word ([`Word`]: 64 blocks in `u64` on
-//! 64-bit targets and wasm32, 32 blocks in `u32` elsewhere), in 128 words: word `8k + b`
-//! holds bit `b` of memory byte `k` of every block. The state goes in and out by transposing
-//! square bit matrices. In that form every round is a fixed sequence of word operations
-//! with no branch and no memory address that depends on key or data:
+//! A batch holds one block per bit lane of a machine word ([`Word`]: `u64` on 64-bit
+//! targets and wasm32, `u32` elsewhere), in 128 words: word `8k + b` holds bit `b` of
+//! memory byte `k` of every block. On x86-64 and AArch64 a batch of more than 64 blocks
+//! runs on [`Pair`]s of `u64` (128 blocks), which the compiler may keep in vector registers.
+//! The state goes in and out by transposing square bit matrices. In that form every round
+//! is a fixed sequence of word operations with no branch and no memory address that
+//! depends on key or data:
 //! - the round key is XORed as 128 masks of all ones or all zeros;
 //! - S runs the Boolean circuit of π (or π⁻¹) on the eight words of each byte position
 //!   ([`gates`], 232 and 174 gates);
@@ -16,7 +18,10 @@
 //!
 //! Cost per batch and round: 16 · 232 + 16 · 175 + 128 = 6640 word operations for
 //! encryption (16 · 174 for π⁻¹ in decryption), about 60,000 per batch with the
-//! transpositions: some 58 operations per byte with 64-bit words.
+//! transpositions: some 58 operations per byte with 64-bit words, 29 with pairs. Measured
+//! on x86-64 (an AMD EPYC shared with other work, thread CPU time, 1 MiB): about 190 MB/s
+//! for ECB in both directions and for CTR, against 3 MB/s for the former one-block code.
+//! On the Cortex-M4 (32 blocks per batch) ECB takes 5,308 instructions per block.
 
 pub(super) mod gates;
 

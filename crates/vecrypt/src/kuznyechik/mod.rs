@@ -13,8 +13,9 @@
 //!   GF(16) products and inverse run inside the AES field (GF2P8MULB, GF2P8AFFINEINVQB) and
 //!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than ten blocks run two
 //!   per register instead.
-//! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
-//!   columns.
+//! - `soft`: portable; bitsliced, 64 or 128 blocks at once (32 on 32-bit targets), π and
+//!   π⁻¹ as Boolean circuits, L as XOR networks (`bitsliced`). Fewer than four blocks run
+//!   one at a time, with the same circuit of π on sixteen lanes and L as masked bit columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables of L·S,
 //!   indexed by state bytes; L⁻¹·S⁻¹ for decryption), four blocks interleaved. Secret-indexed,
 //!   NOT constant time; kept only as a speed reference, built only with the cargo feature
