@@ -19,8 +19,9 @@
 //!   once per R step by nibble TBLs. Short calls, the one-block chained modes and the key
 //!   schedule run one block per register (L as its sixteen columns by PMULL.8); MGM's
 //!   products use the 64-bit PMULL where the CPU has it.
-//! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
-//!   columns.
+//! - `soft`: portable; bitsliced, 64 or 128 blocks at once (32 on 32-bit targets), π and
+//!   π⁻¹ as Boolean circuits, L as XOR networks (`bitsliced`). Fewer than four blocks run
+//!   one at a time, with the same circuit of π on sixteen lanes and L as masked bit columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables of L·S,
 //!   indexed by state bytes; L⁻¹·S⁻¹ for decryption), four blocks interleaved. Secret-indexed,
 //!   NOT constant time; kept only as a speed reference, built only with the cargo feature
@@ -55,6 +56,7 @@
 
 pub mod acpkm;
 // The field tables and constants; some serve only the SIMD kernels.
+mod bitsliced;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod consts;
 mod dispatch;
@@ -269,6 +271,9 @@ impl BlockKernel for Kuznyechik {
         #[cfg(feature = "table-backends")]
         if self.backend == Backend::TableLeaky {
             return table_leaky::ctr(&self.rk, c, buf);
+        }
+        if self.backend == Backend::Soft {
+            return soft::ctr(&self.rk, c, buf);
         }
         crate::modes::ctr_apply_batched(self, c, buf);
     }
