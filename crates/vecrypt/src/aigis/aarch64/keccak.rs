@@ -11,7 +11,7 @@
 
 use core::arch::aarch64::*;
 
-use super::super::cbd::{cbd, noise_bytes};
+use super::super::cbd::noise_bytes;
 use super::super::hash::{HashMode, SHAKE128_RATE, SHAKE256_RATE};
 use super::super::indcpa::MAX_NOISE;
 use super::super::params::{MAX_K, SEED_BYTES};
@@ -365,7 +365,8 @@ pub(super) unsafe fn noise_shake<const SHA3: bool>(
         }
         crate::wipe::u64s(s.as_flattened_mut());
         for (&i, buf) in pair.iter().zip(bufs.iter()) {
-            cbd(&mut out[i], &buf[..noise_bytes(etas[i])], etas[i]);
+            // SAFETY: the caller's guarantee (NEON).
+            unsafe { super::cbd::cbd_vec(&mut out[i], &buf[..noise_bytes(etas[i])], etas[i]) };
         }
     }
     crate::wipe::bytes(bufs.as_flattened_mut());

@@ -22,11 +22,13 @@
 //! Every function here returns `false` (or `None`) on another backend, and the front then
 //! runs the portable code.
 
+mod cbd;
 mod keccak;
 mod ntt;
 
 use super::arith::{Arith, Matrix};
-use super::hash::HashMode;
+use super::cbd::noise_bytes;
+use super::hash::{HashMode, prf};
 use super::params::{MAX_K, Params, SEED_BYTES};
 use super::poly::Poly;
 use super::soft::Soft;
@@ -128,7 +130,16 @@ impl<const SHA3: bool> Arith for Neon<SHA3> {
         match mode {
             // SAFETY: as for `gen_matrix`.
             HashMode::Shake => unsafe { keccak::noise_shake::<SHA3>(seed, etas, out) },
-            HashMode::Sm3 => Soft.noise(mode, seed, etas, out),
+            HashMode::Sm3 => {
+                let mut buf = [0u8; noise_bytes(8)];
+                for (nonce, (&eta, poly)) in etas.iter().zip(out.iter_mut()).enumerate() {
+                    let n = noise_bytes(eta);
+                    prf(mode, seed, nonce as u8, &mut buf[..n]);
+                    // SAFETY: `self` proves NEON, as for `ntt`.
+                    unsafe { cbd::cbd_vec(poly, &buf[..n], eta) };
+                }
+                crate::wipe::array(&mut buf);
+            }
         }
     }
 

@@ -92,6 +92,26 @@ fn transforms_and_products_equal_portable() {
 }
 
 #[test]
+fn vector_cbd_equals_portable() {
+    if !neon() {
+        return;
+    }
+    for eta in [1usize, 2, 3, 4, 8] {
+        for seed in 0..16u32 {
+            let buf: Vec<u8> = (0..super::super::cbd::noise_bytes(eta) as u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503)) as u8)
+                .collect();
+            let mut want = Poly::default();
+            let mut got = Poly::default();
+            super::super::cbd::cbd(&mut want, &buf, eta);
+            // SAFETY: NEON was checked above.
+            unsafe { cbd::cbd_vec(&mut got, &buf, eta) };
+            assert_eq!(got, want, "eta {eta}, seed {seed}");
+        }
+    }
+}
+
+#[test]
 fn two_state_permutations_equal_the_scalar_one() {
     if !neon() {
         return;
