@@ -1,28 +1,49 @@
 //! The AArch64 backend of Aigis-enc, `neon`: the NTT, its inverse, the products and the
-//! reductions on eight 16-bit coefficients per NEON register (`ntt.rs`), and the SHAKE
-//! mode's matrix and noise on a two-state Keccak-f\[1600\] (`keccak.rs`), which uses the SHA3
-//! extension (EOR3, RAX1, XAR, BCAX) when the CPU has it. Sampling (CBD), compression and
-//! the SM3 mode's hashing are the portable code. Both the normal and the compact KEM run on
-//! it.
+//! reductions on eight 16-bit coefficients per NEON register (`ntt.rs`); the SHAKE mode's
+//! matrix and noise on a two-state Keccak-f\[1600\] (`keccak.rs`), which uses the SHA3
+//! extension (EOR3, RAX1, XAR, BCAX) when the CPU has it; centred binomial sampling on byte
+//! popcounts (`cbd.rs`); compression with packing (`compress.rs`). Decompression, parsing
+//! and the SM3 mode's hashing are the portable code. Both the normal and the compact KEM run on it.
 //!
 //! Each operation checks the CPU once and runs inside one function compiled for the kernel
 //! `AIGIS_KECCAK_SHA3` ("neon,sha3") when the CPU has SHA3, else for `AIGIS_NEON` ("neon"):
 //! the two differ only in the Keccak word operations.
 //!
-//! Throughput bounds from `llvm-mca` (LLVM 14) on the release build's loops, cycles per call
-//! (Neoverse N1 / Cortex-A72 models):
+//! Throughput bounds from `llvm-mca` (LLVM 14, 100 iterations of each loop of the release
+//! build), in cycles. LLVM 14 models Neoverse N1 and Cortex-A72 with the same (Cortex-A57)
+//! scheduling model, so both give the same figures; neither CPU has SHA3, so both run the
+//! plain build.
 //!
-//! | function | Neoverse N1 | Cortex-A72 |
-//! |---|---|---|
-//! | NTT | see below | see below |
+//! | function | loop | cycles per iteration | per call |
+//! |---|---|---|---|
+//! | NTT | distances 128-32, 8 registers (x4) | 113 | |
+//! | | distances 16-1, 4 registers (x8) | 127 | about 1,470 |
+//! | inverse NTT | distances 1-16, 4 registers (x8) | 163 | |
+//! | | distances 32-128 and scaling, 8 registers (x4) | 137 | about 1,850 |
+//! | products, k = 3 | one term of one register (x96) | 10.3 | about 1,300 |
+//! | Keccak-f\[1600\], two states, plain NEON | one round (x24), 191 instructions | 86 | about 2,070 (1,035 per state) |
+//! | Keccak-f\[1600\], one state, scalar | one round (x24), 152 instructions | 66 | about 1,590 |
+//! | Keccak-f\[1600\], two states, SHA3 | one round (x24), 87 instructions | (see below) | |
+//!
+//! The SHA3 round is 87 vector instructions (64 of them EOR3, RAX1, XAR or BCAX) against
+//! 191 for the plain one (which also spills part of the state); the LLVM 14 models have no
+//! usable cost for the SHA3 instructions, so no cycle bound is given. On two vector pipes the
+//! round needs at least 44 cycles, about 1,050 per two-state permutation.
 //!
 //! For scale, the published Kyber-768 NEON figures on Apple M1 are about 34k / 47k / 42k
-//! cycles for key generation / encapsulation / decapsulation.
+//! cycles for key generation / encapsulation / decapsulation. Aigis-enc-2 (k = 3) runs
+//! 6 / 10 / 14 transforms (either direction) per operation, k = 3 row products, 15 two-state
+//! permutations for the nine matrix entries (three SHAKE128 blocks each) and 2k or 2k + 1
+//! noise polynomials (about five more permutations): from the figures above, roughly
+//! 55k / 65k / 73k cycles on the plain build before the hashing of keys and ciphertexts,
+//! parsing and compression, of which the matrix alone is about 31k (the SHA3 build halves
+//! that part).
 //!
 //! Every function here returns `false` (or `None`) on another backend, and the front then
 //! runs the portable code.
 
 mod cbd;
+mod compress;
 mod keccak;
 mod ntt;
 
@@ -151,7 +172,8 @@ impl<const SHA3: bool> Arith for Neon<SHA3> {
 
     #[inline(always)]
     fn compress(self, out: &mut [u8], p: &Poly, d: usize) {
-        Soft.compress(out, p, d)
+        // SAFETY: `self` proves NEON, as for `ntt`.
+        unsafe { compress::compress(out, p, d) }
     }
 
     #[inline(always)]

@@ -112,6 +112,38 @@ fn vector_cbd_equals_portable() {
 }
 
 #[test]
+fn vector_compression_equals_the_division_and_the_portable_packing() {
+    if !neon() {
+        return;
+    }
+    use super::super::compress::compress_by_division;
+    use super::super::poly::unpack_bits;
+    for start in (0..Q).step_by(N) {
+        let mut p = Poly::default();
+        for (i, x) in p.0.iter_mut().enumerate() {
+            *x = (start + i as i16).min(Q - 1);
+        }
+        for d in [3usize, 4, 5, 9, 10, 11] {
+            let mut want = [0u8; N * 11 / 8];
+            let mut got = [0xa5u8; N * 11 / 8 + 1];
+            Soft.compress(&mut want[..N * d / 8], &p, d);
+            // SAFETY: NEON was checked above.
+            unsafe { compress::compress(&mut got[..N * d / 8], &p, d) };
+            assert_eq!(got[..N * d / 8], want[..N * d / 8], "d = {d}, from {start}");
+            assert!(
+                got[N * d / 8..].iter().all(|&b| b == 0xa5),
+                "d = {d}: wrote past"
+            );
+            let mut vals = [0i16; N];
+            unpack_bits(&mut vals, &got[..N * d / 8], d);
+            for (&x, &y) in p.0.iter().zip(vals.iter()) {
+                assert_eq!(y as u16, compress_by_division(x, d), "d = {d}, x = {x}");
+            }
+        }
+    }
+}
+
+#[test]
 fn two_state_permutations_equal_the_scalar_one() {
     if !neon() {
         return;
