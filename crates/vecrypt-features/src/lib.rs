@@ -61,6 +61,9 @@ const TABLE: &[(&str, &str, &str)] = &[
         "x86_64",
         "sse2,pclmulqdq,avx512f,avx512bw,vpclmulqdq",
     ),
+    ("KUZNYECHIK_NEON", "aarch64", "neon"),
+    // MGM's products on the 64-bit PMULL, which the run-time detection reports with `aes`.
+    ("KUZNYECHIK_MGM_PMULL", "aarch64", "neon,aes"),
     // AES.
     ("AES_NI", "x86_64", "sse2,ssse3,sse4.1,aes,pclmulqdq"),
     (

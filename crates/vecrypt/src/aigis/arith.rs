@@ -27,7 +27,7 @@ pub trait Arith: Copy {
     /// r = sum_i a_i * b_i coefficient-wise, for up to four terms.
     fn mul_acc(self, r: &mut Poly, a: &[Poly], b: &[Poly]);
     /// acc = acc + a * b coefficient-wise, modulo q (|acc| < q before and after; the
-    /// portable code returns the representatives in [-(q-1)/2, (q-1)/2]): the compact
+    /// portable code returns representatives of absolute value below 0.505 q): the compact
     /// variant's product, one term at a time.
     #[inline(always)]
     fn mul_add(self, acc: &mut Poly, a: &Poly, b: &Poly) {

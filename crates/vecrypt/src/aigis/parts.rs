@@ -8,6 +8,7 @@ use super::arith::{Arith, Matrix};
 use super::hash::HashMode;
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
+use super::sponge::{KeccakF, ScalarKeccak, keccak_f1600, read_lane, xor_lane};
 
 /// A function of Aigis-enc, for [`super::Aigis::run_kernel_part`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -157,5 +158,28 @@ pub(super) fn run<P: Params, A: Arith>(
             }
             fingerprint(&a[..1])
         }
+    }
+}
+
+/// Keccak-f\[1600\] `iterations` times on `state`: the permutation of this build's sponges
+/// (`portable = false`; the assembly one on Thumb-2 Arm cores, in the sponge's form of the
+/// lanes, converted once before and once after) or the portable one on 64-bit words, to
+/// compare the two and count their instructions.
+pub fn run_keccak(portable: bool, state: &mut [u64; 25], iterations: u32) {
+    if portable {
+        for _ in 0..iterations {
+            keccak_f1600(black_box(&mut *state));
+        }
+        return;
+    }
+    let mut form = [0u64; 25];
+    for (i, &x) in state.iter().enumerate() {
+        xor_lane(&mut form, i, x);
+    }
+    for _ in 0..iterations {
+        ScalarKeccak.permute(black_box(&mut form));
+    }
+    for (i, w) in state.iter_mut().enumerate() {
+        *w = read_lane(&form, i);
     }
 }

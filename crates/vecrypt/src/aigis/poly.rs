@@ -113,12 +113,25 @@ fn unpack_groups<const D: usize>(vals: &mut [i16], bytes: &[u8]) {
 
 /// Encode(m): bit 1 becomes (q + 1) / 2, bit 0 becomes 0, without branching on the bits.
 pub fn from_msg(p: &mut Poly, msg: &[u8; SEED_BYTES]) {
-    for (i, byte) in msg.iter().enumerate() {
-        for j in 0..8 {
-            let mask = -(((byte >> j) & 1) as i16);
-            p.0[8 * i + j] = mask & ((Q + 1) / 2);
-        }
+    for (c, x) in p.0.iter_mut().enumerate() {
+        *x = msg_coeff(msg, c);
     }
+}
+
+/// p -= Decompress_1(msg), coefficient-wise (no reduction).
+#[inline(always)]
+pub fn sub_msg(p: &mut Poly, msg: &[u8; SEED_BYTES]) {
+    for (c, x) in p.0.iter_mut().enumerate() {
+        *x = x.wrapping_sub(msg_coeff(msg, c));
+    }
+}
+
+/// Coefficient c of Decompress_1(msg): (q+1)/2 where bit c is set, 0 elsewhere, without a
+/// branch.
+#[inline(always)]
+fn msg_coeff(msg: &[u8; SEED_BYTES], c: usize) -> i16 {
+    let mask = -(((msg[c / 8] >> (c % 8)) & 1) as i16);
+    mask & ((Q + 1) / 2)
 }
 
 /// Zeroes every coefficient of `ps` (secret polynomials), through [`crate::wipe`].

@@ -36,21 +36,91 @@ pub fn decode_group(b: &[u8]) -> [u16; 8] {
     ]
 }
 
-/// One rejection pass exactly as the reference runs it: appends accepted values to
-/// `r[*ctr..]` and returns the bytes of `buf` consumed.
-fn rej_pass(r: &mut Poly, ctr: &mut usize, buf: &[u8]) -> usize {
+/// The bytes a rejection pass reads: `len` bytes, read forwards as 13-byte groups.
+trait Bytes {
+    fn len(&self) -> usize;
+    /// The 13 bytes from `pos`, zero past the end. `pos` never decreases between calls.
+    fn group(&mut self, pos: usize) -> [u8; 13];
+}
+
+impl Bytes for &[u8] {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        <[u8]>::len(self)
+    }
+
+    #[inline(always)]
+    fn group(&mut self, pos: usize) -> [u8; 13] {
+        let mut g = [0u8; 13];
+        let avail = (<[u8]>::len(self) - pos).min(13);
+        g[..avail].copy_from_slice(&self[pos..pos + avail]);
+        g
+    }
+}
+
+/// The largest rate of a matrix XOF (SHAKE128), plus room for one partial group.
+const WINDOW: usize = 168 + 13;
+
+/// The reference's first squeeze (`len` bytes of the XOF, whose next block `next` writes),
+/// read one block at a time into a window that keeps the partial group at the end of the
+/// previous block.
+struct FirstSqueeze<F: FnMut(&mut [u8])> {
+    next: F,
+    rate: usize,
+    len: usize,
+    window: [u8; WINDOW],
+    /// The XOF position of `window[0]`.
+    base: usize,
+    /// Bytes of `window` holding XOF output.
+    filled: usize,
+}
+
+impl<F: FnMut(&mut [u8])> Bytes for FirstSqueeze<F> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn group(&mut self, pos: usize) -> [u8; 13] {
+        let end = (pos + 13).min(self.len);
+        while self.base + self.filled < end {
+            // Fewer than 13 bytes from `pos` are held: move them to the front, then append
+            // the next block.
+            let keep = self.base + self.filled - pos;
+            self.window.copy_within(self.filled - keep..self.filled, 0);
+            self.base = pos;
+            (self.next)(&mut self.window[keep..keep + self.rate]);
+            self.filled = keep + self.rate;
+        }
+        let mut g = [0u8; 13];
+        g[..end - pos].copy_from_slice(&self.window[pos - self.base..end - self.base]);
+        g
+    }
+}
+
+impl<F: FnMut(&mut [u8])> Drop for FirstSqueeze<F> {
+    fn drop(&mut self) {
+        crate::wipe::bytes(&mut self.window);
+    }
+}
+
+/// One rejection pass exactly as the reference runs it over `buf`: hands each accepted
+/// value to `push(index, value)` and returns the bytes of `buf` consumed.
+#[inline(always)]
+fn rej_pass(push: &mut impl FnMut(usize, i16), ctr: &mut usize, buf: &mut impl Bytes) -> usize {
     let len = buf.len();
     let mut pos = 0;
     let mut c = *ctr;
-    let mut push = |c: &mut usize, v: u16| {
+    let mut keep = |c: &mut usize, v: u16| {
         if v < Q as u16 {
-            r.0[*c] = v as i16;
+            push(*c, v as i16);
             *c += 1;
         }
     };
     while c + 8 <= N && pos + 13 <= len {
-        for v in decode_group(&buf[pos..pos + 13]) {
-            push(&mut c, v);
+        for v in decode_group(&buf.group(pos)) {
+            keep(&mut c, v);
         }
         pos += 13;
     }
@@ -63,11 +133,8 @@ fn rej_pass(r: &mut Poly, ctr: &mut usize, buf: &[u8]) -> usize {
     // for values 1..=7 of the group; value 0 only needs two bytes.
     const STEPS: [(usize, usize); 7] = [(3, 2), (4, 4), (6, 5), (8, 7), (9, 9), (11, 10), (12, 12)];
     while c < N && pos + 2 <= len {
-        let mut g = [0u8; 13];
-        let avail = (len - pos).min(13);
-        g[..avail].copy_from_slice(&buf[pos..pos + avail]);
-        let vals = decode_group(&g);
-        push(&mut c, vals[0]);
+        let vals = decode_group(&buf.group(pos));
+        keep(&mut c, vals[0]);
         let mut stopped = false;
         for (v, &(need, skip)) in STEPS.iter().enumerate() {
             if c >= N || pos + need >= len {
@@ -75,7 +142,7 @@ fn rej_pass(r: &mut Poly, ctr: &mut usize, buf: &[u8]) -> usize {
                 stopped = true;
                 break;
             }
-            push(&mut c, vals[v + 1]);
+            keep(&mut c, vals[v + 1]);
         }
         if stopped {
             break;
@@ -88,29 +155,62 @@ fn rej_pass(r: &mut Poly, ctr: &mut usize, buf: &[u8]) -> usize {
 
 /// Parse(XOF(ρ ‖ first ‖ second)) with the reference's exact buffer behaviour.
 pub fn parse_exact(mode: HashMode, rho: &[u8; 32], first: u8, second: u8, r: &mut Poly) {
-    let rate = mode.xof_rate();
-    let mut xof = MatrixXof::new(mode, rho, first, second);
-    let mut buf = [0u8; FIRST_SQUEEZE_MAX];
-    let len = mode.xof_first_blocks() * rate;
-    xof.squeeze(&mut buf[..len]);
-    parse_from(&buf[..len], &mut xof, rate, r);
+    parse_with(mode, rho, first, second, |i, v| r.0[i] = v);
 }
 
-/// Continues [`parse_exact`] from an already squeezed first buffer.
-pub fn parse_from(first: &[u8], xof: &mut MatrixXof, rate: usize, r: &mut Poly) {
+/// Parse(XOF(ρ ‖ first ‖ second)) handing coefficient i (in [0, q)) to `push(i, value)`,
+/// for i = 0, 1, ..., 255 in order, without holding the polynomial: the XOF is read one
+/// block at a time, so the frame holds one block instead of the reference's first squeeze.
+#[inline(always)]
+pub fn parse_with(
+    mode: HashMode,
+    rho: &[u8; 32],
+    first: u8,
+    second: u8,
+    mut push: impl FnMut(usize, i16),
+) {
+    let rate = mode.xof_rate();
+    let mut xof = MatrixXof::new(mode, rho, first, second);
+    let len = mode.xof_first_blocks() * rate;
+    parse_stream(|out| xof.squeeze(out), rate, len, &mut push);
+}
+
+/// The parse of [`parse_with`] over any XOF: `next` writes its next `rate` bytes, and the
+/// reference's first squeeze is `len` bytes.
+#[inline(always)]
+fn parse_stream(
+    next: impl FnMut(&mut [u8]),
+    rate: usize,
+    len: usize,
+    push: &mut impl FnMut(usize, i16),
+) {
+    let mut src = FirstSqueeze {
+        next,
+        rate,
+        len,
+        window: [0; WINDOW],
+        base: 0,
+        filled: 0,
+    };
     let mut ctr = 0;
-    let pos = rej_pass(r, &mut ctr, first);
+    let pos = rej_pass(push, &mut ctr, &mut src);
     if ctr == N {
         return;
     }
-    // A pass that ends short of 256 values leaves less than one group unused.
-    let mut work = [0u8; 168 + 13];
-    let mut left = first.len() - pos;
-    work[rate..rate + left].copy_from_slice(&first[pos..]);
+    // A pass that ends short of 256 values leaves less than one group unused. The reference
+    // then squeezes the next block IN FRONT of those bytes and parses again from there.
+    let mut left = len - pos;
+    let tail = src.group(pos);
+    let work = &mut src.window;
+    work[rate..rate + left].copy_from_slice(&tail[..left]);
     while ctr < N {
-        xof.squeeze(&mut work[..rate]);
+        (src.next)(&mut work[..rate]);
         let total = rate + left;
-        let step = rej_pass(r, &mut ctr, &work[..total]);
+        let step = rej_pass(push, &mut ctr, &mut &work[..total]);
+        if ctr == N {
+            break;
+        }
+        // Short again: less than one group is left, to go after the next block.
         left = total - step;
         work.copy_within(step..total, rate);
     }
@@ -146,7 +246,7 @@ mod tests {
         // first squeeze runs dry and the refill path runs.
         let mut r = Poly::default();
         let mut ctr = 0;
-        let pos = rej_pass(&mut r, &mut ctr, bytes);
+        let pos = rej_pass(&mut |i, v| r.0[i] = v, &mut ctr, &mut &bytes[..]);
         assert!(pos <= bytes.len());
         r
     }
@@ -178,13 +278,96 @@ mod tests {
         assert_eq!(p, Poly::default());
         let mut r = Poly::default();
         let mut ctr = 0;
-        let pos = rej_pass(&mut r, &mut ctr, &all_rejected);
+        let pos = rej_pass(&mut |i, v| r.0[i] = v, &mut ctr, &mut &all_rejected[..]);
         assert_eq!((ctr, pos), (0, 39));
         // With 250 values already present, the single-value path runs and stops early.
         let mut ctr = 250;
         let zeros = [0u8; 5];
-        let pos = rej_pass(&mut r, &mut ctr, &zeros);
+        let pos = rej_pass(&mut |i, v| r.0[i] = v, &mut ctr, &mut &zeros[..]);
         // values 0, 1, 2 fit (need 2, 4, 5 bytes), value 3 needs pos + 6 < 5: stop, skip 5.
         assert_eq!((ctr, pos), (253, 5));
+    }
+
+    /// The reference's parse with its whole first squeeze in one buffer, as a model.
+    fn parse_whole(stream: &[u8], rate: usize, len: usize) -> Poly {
+        let mut r = Poly::default();
+        let mut push = |i: usize, v: i16| r.0[i] = v;
+        let mut ctr = 0;
+        let pos = rej_pass(&mut push, &mut ctr, &mut &stream[..len]);
+        if ctr == N {
+            return r;
+        }
+        let mut read = len;
+        let mut left = len - pos;
+        let mut work = [0u8; 168 + 13];
+        work[rate..rate + left].copy_from_slice(&stream[pos..len]);
+        while ctr < N {
+            work[..rate].copy_from_slice(&stream[read..read + rate]);
+            read += rate;
+            let total = rate + left;
+            let step = rej_pass(&mut push, &mut ctr, &mut &work[..total]);
+            if ctr == N {
+                break;
+            }
+            left = total - step;
+            work.copy_within(step..total, rate);
+        }
+        r
+    }
+
+    /// The streaming parse equals the whole-buffer one on XOF outputs where the first
+    /// squeeze runs out near its end or falls short (most 13-bit values rejected), so the
+    /// single-value steps, the partial group at the end and the refill all run.
+    #[test]
+    fn streaming_parse_equals_whole_buffer_parse() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut refills = 0;
+        for (rate, blocks) in [(168usize, 3usize), (32, 15)] {
+            let len = rate * blocks;
+            for t in 0..400 {
+                // Bytes of 0xff (values 8191, rejected) mixed with random ones, at a rate
+                // that puts the 256th accepted value around the end of the first squeeze.
+                let keep_in_256 = 200 + (t % 40) as u64;
+                let stream: Vec<u8> = (0..len + 40 * rate)
+                    .map(|_| {
+                        let x = rand();
+                        if x % 256 < keep_in_256 {
+                            x as u8 >> 1
+                        } else {
+                            0xff
+                        }
+                    })
+                    .collect();
+                let whole = parse_whole(&stream, rate, len);
+                let mut at = 0;
+                let mut streamed = Poly::default();
+                let mut calls = 0;
+                parse_stream(
+                    |out: &mut [u8]| {
+                        out.copy_from_slice(&stream[at..at + out.len()]);
+                        at += out.len();
+                    },
+                    rate,
+                    len,
+                    &mut |i, v| {
+                        assert_eq!(i, calls, "coefficients come in order");
+                        calls += 1;
+                        streamed.0[i] = v;
+                    },
+                );
+                assert_eq!(calls, N);
+                assert_eq!(whole, streamed, "rate {rate}, trial {t}");
+                if at > len {
+                    refills += 1;
+                }
+            }
+        }
+        assert!(refills > 50, "the refill path ran {refills} times");
     }
 }

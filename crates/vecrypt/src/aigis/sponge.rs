@@ -1,4 +1,6 @@
-//! Keccak-f\[1600\] and the SHA-3 / SHAKE sponge, portable: the SHAKE mode's hashing.
+//! Keccak-f\[1600\] and the SHA-3 / SHAKE sponge, portable: the SHAKE mode's hashing. On
+//! Thumb-2 Arm cores the permutation is the assembly one of `arm/keccak.rs`, and the state
+//! is kept in its bit-interleaved form.
 
 pub const SHAKE128_RATE: usize = 168;
 pub const SHA3_256_RATE: usize = 136;
@@ -175,13 +177,22 @@ fn splat64(v: u64) -> u64 {
 /// Keccak-f\[1600\] on one state: `keccak_f1600_rounds` on 64-bit words, so the state stays
 /// in registers; inlined into each backend's entry point, where the compiler may use BMI
 /// instructions.
+///
+/// On Thumb-2 Arm cores the sponges use the assembly one instead, and this stays as the
+/// reference it is checked against (`kernel-parts`).
+#[cfg_attr(
+    all(vecrypt_arm_thumb2, not(feature = "kernel-parts")),
+    allow(dead_code)
+)]
 #[inline(always)]
 pub fn keccak_f1600(s: &mut [u64; 25]) {
     keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, chi64, rol64, splat64);
 }
 
 /// A Keccak-f\[1600\] for the one-state sponges (the hashes H and G); a backend may bring a
-/// faster one than [`keccak_f1600`].
+/// faster one than [`keccak_f1600`]. It permutes a state in the sponge's form
+/// ([`xor_lane`], [`read_lane`]): plain lanes, except on Thumb-2 Arm cores.
+///
 /// A value of the type is the proof that the CPU runs it: a backend's permutation is
 /// only handed out by that backend's [`super::arith::Arith::keccak`].
 pub trait KeccakF: Copy {
@@ -195,13 +206,79 @@ pub struct ScalarKeccak;
 impl KeccakF for ScalarKeccak {
     #[inline(always)]
     fn permute(self, s: &mut [u64; 25]) {
+        // On Thumb-2 Arm cores, the assembly on bit-interleaved words (`arm/keccak.rs`).
+        #[cfg(vecrypt_arm_thumb2)]
+        super::arm::keccak::permute_lanes(s);
+        #[cfg(not(vecrypt_arm_thumb2))]
         keccak_f1600(s);
     }
 }
 
+// The form of the sponge's state. On Thumb-2 Arm cores it is the bit-interleaved, rotated
+// form of the assembly permutation, so only the lanes read or written are converted, not
+// the whole state at every permutation; elsewhere the plain lanes.
+#[cfg(vecrypt_arm_thumb2)]
+pub(super) use super::arm::keccak::{read_lane, read_lanes, xor_lane, xor_lanes};
+
+/// XORs the plain lane `x` into lane `i` of the state (in the sponge's form).
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+pub(super) fn xor_lane(s: &mut [u64; 25], i: usize, x: u64) {
+    s[i] ^= x;
+}
+
+/// Lane `i` of the state (in the sponge's form), as a plain lane.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+pub(super) fn read_lane(s: &[u64; 25], i: usize) -> u64 {
+    s[i]
+}
+
+/// XORs the little-endian lanes of `data` (a multiple of 8 bytes) into the lanes from
+/// `first` on.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+fn xor_lanes(s: &mut [u64; 25], first: usize, data: &[u8]) {
+    for (w, b) in s[first..].iter_mut().zip(data.chunks_exact(8)) {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(b);
+        *w ^= u64::from_le_bytes(le);
+    }
+}
+
+/// Writes the lanes from `first` on to `out` (a multiple of 8 bytes), little-endian.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+fn read_lanes(s: &[u64; 25], first: usize, out: &mut [u8]) {
+    for (o, w) in out.chunks_exact_mut(8).zip(&s[first..]) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// Turns a state of plain lanes, nonzero only in lanes `0..=at / 8` and the last of the
+/// rate, into the sponge's form.
+#[cfg(vecrypt_arm_thumb2)]
+#[inline(always)]
+fn plain_to_form<const RATE: usize>(state: &mut [u64; 25], at: usize) {
+    let mut plain = *state;
+    *state = [0; 25];
+    for (i, &x) in plain.iter().enumerate().take(RATE / 8) {
+        if i <= at / 8 || i == RATE / 8 - 1 {
+            xor_lane(state, i, x);
+        }
+    }
+    // The lanes may hold a secret seed.
+    crate::wipe::u64s(&mut plain);
+}
+
+/// The sponge's form is the plain lanes on this target.
+#[cfg(not(vecrypt_arm_thumb2))]
+#[inline(always)]
+fn plain_to_form<const RATE: usize>(_state: &mut [u64; 25], _at: usize) {}
+
 #[inline(always)]
 fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
-    state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+    xor_lane(state, at / 8, u64::from(b) << (8 * (at % 8)));
 }
 
 impl<const RATE: usize> Shake<RATE> {
@@ -219,13 +296,15 @@ impl<const RATE: usize> Shake<RATE> {
         let mut at = 0;
         for p in parts {
             for &b in p.iter() {
-                xor_byte(&mut state, at, b);
+                state[at / 8] ^= u64::from(b) << (8 * (at % 8));
                 at += 1;
             }
         }
         assert!(at < RATE, "input must be shorter than one block");
-        xor_byte(&mut state, at, 0x1f);
-        xor_byte(&mut state, RATE - 1, 0x80);
+        state[at / 8] ^= 0x1f << (8 * (at % 8));
+        state[RATE / 8 - 1] ^= 0x80 << 56;
+        // The bytes went in as plain lanes, converted once here.
+        plain_to_form::<RATE>(&mut state, at);
         Shake { state, used: RATE }
     }
 
@@ -265,16 +344,12 @@ impl<const RATE: usize> Shake<RATE> {
             if self.used.is_multiple_of(8) && out.len() >= 8 {
                 let words = ((RATE - self.used) / 8).min(out.len() / 8);
                 let (head, tail) = out.split_at_mut(8 * words);
-                for (o, w) in head
-                    .chunks_exact_mut(8)
-                    .zip(&self.state[self.used / 8..self.used / 8 + words])
-                {
-                    o.copy_from_slice(&w.to_le_bytes());
-                }
+                read_lanes(&self.state, self.used / 8, head);
                 self.used += 8 * words;
                 out = tail;
             } else {
-                out[0] = (self.state[self.used / 8] >> (8 * (self.used % 8))) as u8;
+                let lane = read_lane(&self.state, self.used / 8);
+                out[0] = (lane >> (8 * (self.used % 8))) as u8;
                 self.used += 1;
                 out = &mut out[1..];
             }
@@ -295,14 +370,7 @@ fn absorb_bytes<const RATE: usize, K: KeccakF>(
         if at.is_multiple_of(8) && data.len() >= 8 {
             let words = ((RATE - *at) / 8).min(data.len() / 8);
             let (head, tail) = data.split_at(8 * words);
-            for (w, b) in state[*at / 8..*at / 8 + words]
-                .iter_mut()
-                .zip(head.chunks_exact(8))
-            {
-                let mut le = [0u8; 8];
-                le.copy_from_slice(b);
-                *w ^= u64::from_le_bytes(le);
-            }
+            xor_lanes(state, *at / 8, head);
             *at += 8 * words;
             data = tail;
         } else {

@@ -13,6 +13,12 @@
 //!   GF(16) products and inverse run inside the AES field (GF2P8MULB, GF2P8AFFINEINVQB) and
 //!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than ten blocks run two
 //!   per register instead.
+//! - `neon` (AArch64): byte-sliced, 16 blocks at once on Advanced SIMD registers. π is one
+//!   TBL and three TBX over the 256-byte table in sixteen registers; the products of L are
+//!   PMULL.8 (eight 8-bit carry-less products per instruction), summed unreduced and reduced
+//!   once per R step by nibble TBLs. Short calls, the one-block chained modes and the key
+//!   schedule run one block per register (L as its sixteen columns by PMULL.8); MGM's
+//!   products use the 64-bit PMULL where the CPU has it.
 //! - `soft`: portable; reads the whole S-box for every byte and applies L as masked bit
 //!   columns.
 //! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables of L·S,
@@ -68,15 +74,17 @@ mod aarch64;
 /// The vector kernels of the architecture this library is built for: the one place where
 /// the front names an architecture.
 mod native {
+    #[cfg(target_arch = "aarch64")]
+    pub(super) use super::aarch64::Native;
     #[cfg(target_arch = "x86_64")]
     pub(super) use super::x86::Native;
 
     /// No vector kernels for this architecture: every key runs the portable code.
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     #[derive(Clone, Default)]
     pub(super) struct Native;
 
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     impl super::dispatch::Kernels for Native {}
 }
 
@@ -149,6 +157,7 @@ impl RoundKeys {
 const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Avx512, &[kernels::KUZNYECHIK_AVX512]),
     Candidate::new(Backend::Avx2, &[kernels::KUZNYECHIK_AVX2]),
+    Candidate::new(Backend::Neon, &[kernels::KUZNYECHIK_NEON]),
     #[cfg(feature = "table-backends")]
     Candidate::portable(Backend::TableLeaky),
     Candidate::portable(Backend::Soft),
