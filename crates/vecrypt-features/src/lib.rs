@@ -103,6 +103,10 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("AIGIS_SM3_AVX2", "x86_64", "avx2"),
     ("AIGIS_SM3_AVX512", "x86_64", "avx2,avx512f,avx512bw"),
     ("AIGIS_DSP", "arm", "dsp"),
+    // Aigis-enc on AArch64: the NEON backend, and its build whose Keccak uses the SHA3
+    // extension (EOR3, RAX1, XAR, BCAX) when the CPU has it.
+    ("AIGIS_NEON", "aarch64", "neon"),
+    ("AIGIS_KECCAK_SHA3", "aarch64", "neon,sha3"),
 ];
 
 fn entry(name: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {

@@ -47,7 +47,7 @@ mod indcpa;
 pub mod kat;
 mod kem;
 mod kem_traits;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "arm")))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
 mod no_kernels;
 mod ntt;
 mod params;
@@ -189,6 +189,7 @@ pub(crate) const CANDIDATES: &[Candidate] = &[
         ],
     ),
     Candidate::new(Backend::ArmDsp, &[kernels::AIGIS_DSP]),
+    Candidate::new(Backend::Neon, &[kernels::AIGIS_NEON]),
     Candidate::portable(Backend::Soft),
 ];
 
