@@ -38,7 +38,7 @@ pub fn arm_insns(args: &[String]) -> Result<bool, String> {
     let bin = build()?;
     println!("instructions under qemu-aarch64 -cpu max (each row: the difference of two runs)");
     println!(
-        "{:<16} {:<10} {:<8} {:>12}",
+        "{:<18} {:<10} {:<8} {:>12}",
         "algorithm", "backend", "op", "insns/byte"
     );
     for (cipher, backends) in CIPHERS {
@@ -47,13 +47,13 @@ pub fn arm_insns(args: &[String]) -> Result<bool, String> {
                 let bytes = BYTES.to_string();
                 let args = |reps: &str| vec![*cipher, backend, op, bytes.as_str(), reps].join(" ");
                 let per = difference(&bin, &args("1"), &args("3"))? as f64 / (2 * BYTES) as f64;
-                println!("{cipher:<16} {backend:<10} {op:<8} {per:>12.1}");
+                println!("{cipher:<18} {backend:<10} {op:<8} {per:>12.1}");
             }
         }
     }
     println!();
     println!(
-        "{:<16} {:<10} {:<8} {:>12}",
+        "{:<18} {:<10} {:<8} {:>12}",
         "algorithm", "backend", "op", "insns/op"
     );
     for mode in ["shake", "sm3"] {

@@ -19,7 +19,10 @@ use super::poly::Poly;
 
 /// The most bytes a first squeeze has (SHAKE128: 3 blocks of 168), for the kernels that
 /// squeeze it whole.
-#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub const FIRST_SQUEEZE_MAX: usize = 504;
 
 /// The eight 13-bit values of one 13-byte group.
