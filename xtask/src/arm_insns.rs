@@ -45,7 +45,7 @@ pub fn arm_insns(args: &[String]) -> Result<bool, String> {
         for backend in backends.iter() {
             for op in CIPHER_OPS {
                 let bytes = BYTES.to_string();
-                let args = |reps: &str| vec![*cipher, backend, op, bytes.as_str(), reps].join(" ");
+                let args = |reps: &str| [*cipher, backend, op, bytes.as_str(), reps].join(" ");
                 let per = difference(&bin, &args("1"), &args("3"))? as f64 / (2 * BYTES) as f64;
                 println!("{cipher:<18} {backend:<10} {op:<8} {per:>12.1}");
             }
@@ -62,7 +62,7 @@ pub fn arm_insns(args: &[String]) -> Result<bool, String> {
                 let args = |reps: &str| ["aigis-enc-2", backend, mode, op, reps].join(" ");
                 let per = difference(&bin, &args("1"), &args("2"))?;
                 println!(
-                    "{:<16} {backend:<10} {op:<8} {per:>12}",
+                    "{:<18} {backend:<10} {op:<8} {per:>12}",
                     format!("aigis-enc-2 {mode}")
                 );
             }
