@@ -46,10 +46,10 @@ mod cbd;
 mod compress;
 mod keccak;
 mod ntt;
+mod sm3;
 
 use super::arith::{Arith, Matrix};
-use super::cbd::noise_bytes;
-use super::hash::{HashMode, prf};
+use super::hash::HashMode;
 use super::params::{MAX_K, Params, SEED_BYTES};
 use super::poly::Poly;
 use super::soft::Soft;
@@ -121,10 +121,11 @@ impl<const SHA3: bool> Arith for Neon<SHA3> {
         transposed: bool,
         a: &mut Matrix,
     ) {
-        if mode == HashMode::Sm3 {
-            return Soft.gen_matrix(mode, rho, k, transposed, a);
-        }
         let (jobs, n) = keccak::matrix_jobs(k, transposed);
+        if mode == HashMode::Sm3 {
+            // SAFETY: `self` proves NEON, as for `ntt`.
+            return unsafe { sm3::gen_entries_sm3(rho, &jobs[..n], a.as_flattened_mut()) };
+        }
         // SAFETY: `self` proves NEON, and SHA3 when `SHA3` (see the type).
         unsafe { keccak::gen_entries::<SHA3>(rho, &jobs[..n], a.as_flattened_mut()) }
     }
@@ -140,7 +141,10 @@ impl<const SHA3: bool> Arith for Neon<SHA3> {
         row: &mut [Poly; MAX_K],
     ) {
         if mode == HashMode::Sm3 {
-            return Soft.gen_row(mode, rho, k, i, transposed, row);
+            // SAFETY: `self` proves NEON, as for `ntt`.
+            return unsafe {
+                sm3::gen_entries_sm3(rho, &keccak::row_jobs(i, transposed)[..k], row)
+            };
         }
         // SAFETY: as for `gen_matrix`.
         unsafe { keccak::gen_entries::<SHA3>(rho, &keccak::row_jobs(i, transposed)[..k], row) }
@@ -151,16 +155,8 @@ impl<const SHA3: bool> Arith for Neon<SHA3> {
         match mode {
             // SAFETY: as for `gen_matrix`.
             HashMode::Shake => unsafe { keccak::noise_shake::<SHA3>(seed, etas, out) },
-            HashMode::Sm3 => {
-                let mut buf = [0u8; noise_bytes(8)];
-                for (nonce, (&eta, poly)) in etas.iter().zip(out.iter_mut()).enumerate() {
-                    let n = noise_bytes(eta);
-                    prf(mode, seed, nonce as u8, &mut buf[..n]);
-                    // SAFETY: `self` proves NEON, as for `ntt`.
-                    unsafe { cbd::cbd_vec(poly, &buf[..n], eta) };
-                }
-                crate::wipe::array(&mut buf);
-            }
+            // SAFETY: `self` proves NEON, as for `ntt`.
+            HashMode::Sm3 => unsafe { sm3::noise_sm3(seed, etas, out) },
         }
     }
 
