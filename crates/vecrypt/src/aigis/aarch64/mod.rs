@@ -2,8 +2,10 @@
 //! reductions on eight 16-bit coefficients per NEON register (`ntt.rs`); the SHAKE mode's
 //! matrix and noise on a two-state Keccak-f\[1600\] (`keccak.rs`), which uses the SHA3
 //! extension (EOR3, RAX1, XAR, BCAX) when the CPU has it; centred binomial sampling on byte
-//! popcounts (`cbd.rs`); compression with packing (`compress.rs`). Decompression, parsing
-//! and the SM3 mode's hashing are the portable code. Both the normal and the compact KEM run on it.
+//! popcounts (`cbd.rs`); compression with packing (`compress.rs`); the SM3 mode's matrix
+//! and noise on a four-lane SM3 (`sm3.rs`). Decompression, parsing and the SM3 mode's
+//! other hashes (of keys and ciphertexts) are the portable code. Both the normal and the
+//! compact KEM run on it.
 //!
 //! Each operation checks the CPU once and runs inside one function compiled for the kernel
 //! `AIGIS_KECCAK_SHA3` ("neon,sha3") when the CPU has SHA3, else for `AIGIS_NEON` ("neon"):
