@@ -40,7 +40,7 @@ pub fn sm3_short_counter_block(counter: u32, parts: &[&[u8]], out: &mut [u8]) {
 }
 
 /// The initial chaining value of SM3 (GB/T 32905-2016).
-const SM3_IV: [u32; 8] = [
+pub(crate) const SM3_IV: [u32; 8] = [
     0x7380_166f,
     0x4914_b2b9,
     0x1724_42d7,
@@ -102,4 +102,25 @@ fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
         e = sm3_p0(tt2);
     }
     [a, b, c, d, e, f, g, h]
+}
+
+/// The padded single block of a message of at most 55 bytes given as `BE32(counter) ‖ parts`:
+/// the template the multi-lane SM3 kernels fill with their counters.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn padded_counter_block(counter: u32, parts: &[&[u8]]) -> [u8; 64] {
+    let mut b = [0u8; 64];
+    b[..4].copy_from_slice(&counter.to_be_bytes());
+    let mut at = 4;
+    for p in parts {
+        b[at..at + p.len()].copy_from_slice(p);
+        at += p.len();
+    }
+    debug_assert!(at <= 64 - 9);
+    b[at] = 0x80;
+    b[64 - 8..].copy_from_slice(&((at as u64) * 8).to_be_bytes());
+    b
 }

@@ -36,17 +36,7 @@ use super::super::sampling::{parse_exact, parse_fast};
 use crate::aigis::cbd::noise_bytes;
 use crate::cpu::kernel;
 
-/// The initial chaining value.
-pub(super) const IV: [u32; 8] = [
-    0x7380_166f,
-    0x4914_b2b9,
-    0x1724_42d7,
-    0xda8a_0600,
-    0xa96f_30bc,
-    0x1631_38aa,
-    0xe38d_ee4d,
-    0xb0fb_0e4e,
-];
+use crate::aigis::sm3_counter::{SM3_IV as IV, padded_counter_block};
 
 /// T_j rotated left by j mod 32, as round j adds it.
 const T_ROTATED: [u32; 64] = {
@@ -178,21 +168,6 @@ pub(super) fn digests(v: &[uint32x4_t; 8]) -> [[u8; 32]; LANES] {
     out
 }
 
-/// The padded single block of the message `BE32(0) ‖ parts` (at most 55 bytes in all).
-#[inline(always)]
-fn padded_counter_block(parts: &[&[u8]]) -> [u8; BLOCK] {
-    let mut b = [0u8; BLOCK];
-    let mut at = 4;
-    for p in parts {
-        b[at..at + p.len()].copy_from_slice(p);
-        at += p.len();
-    }
-    debug_assert!(at <= BLOCK - 9);
-    b[at] = 0x80;
-    b[BLOCK - 8..].copy_from_slice(&((at as u64) * 8).to_be_bytes());
-    b
-}
-
 /// The counter blocks c = 0 .. `counts[t]` of every template t (a padded one-block message
 /// BE32(0) ‖ ...), four compressions at a time, in order; `done(t, bytes)` receives the
 /// `32 counts[t]` output bytes of template t as soon as its last block is out. `S` bytes
@@ -257,7 +232,7 @@ pub(super) fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], 
     const MAX: usize = super::super::params::MAX_K * super::super::params::MAX_K;
     let mut templates = [[0u8; BLOCK]; MAX];
     for (t, &(x, y, _)) in templates.iter_mut().zip(jobs) {
-        *t = padded_counter_block(&[rho, &[x, y]]);
+        *t = padded_counter_block(0, &[rho, &[x, y]]);
     }
     let n = jobs.len();
     counter_tasks::<BYTES>(&templates[..n], &[BLOCKS; MAX][..n], |t, buf| {
@@ -277,7 +252,7 @@ pub(super) fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly
     let mut templates = [[0u8; BLOCK]; MAX_NOISE];
     let mut counts = [0usize; MAX_NOISE];
     for (i, &e) in etas.iter().enumerate() {
-        templates[i] = padded_counter_block(&[seed, &[i as u8]]);
+        templates[i] = padded_counter_block(0, &[seed, &[i as u8]]);
         counts[i] = noise_bytes(e) / SM3_RATE;
     }
     let n = etas.len();
@@ -351,7 +326,7 @@ mod tests {
         let seed = [0x5au8; 32];
         let counts = [2usize, 1, 7, 3, 16, 2];
         let templates: Vec<[u8; BLOCK]> = (0..counts.len())
-            .map(|i| padded_counter_block(&[&seed, &[i as u8]]))
+            .map(|i| padded_counter_block(0, &[&seed, &[i as u8]]))
             .collect();
         let mut seen = 0;
         // SAFETY: NEON was checked above.

@@ -8,18 +8,9 @@
 
 use core::arch::x86_64::*;
 
-use crate::cpu::kernel;
 /// The initial chaining value.
-pub const IV: [u32; 8] = [
-    0x7380_166f,
-    0x4914_b2b9,
-    0x1724_42d7,
-    0xda8a_0600,
-    0xa96f_30bc,
-    0x1631_38aa,
-    0xe38d_ee4d,
-    0xb0fb_0e4e,
-];
+pub(crate) use crate::aigis::sm3_counter::SM3_IV as IV;
+use crate::cpu::kernel;
 
 /// T_j rotated left by j mod 32, as each round adds it.
 pub const T_ROTATED: [u32; 64] = {
@@ -177,21 +168,7 @@ fn compress_words(v: &mut [__m256i; 8], first: &[__m256i; 16]) {
     crate::wipe::set(&mut w, [_mm256_setzero_si256(); 68]);
 }
 
-/// The padded single block of a message of at most 55 bytes given as `BE32(counter) ‖ parts`.
-#[inline(always)]
-pub fn padded_counter_block(counter: u32, parts: &[&[u8]]) -> [u8; BLOCK] {
-    let mut b = [0u8; BLOCK];
-    b[..4].copy_from_slice(&counter.to_be_bytes());
-    let mut at = 4;
-    for p in parts {
-        b[at..at + p.len()].copy_from_slice(p);
-        at += p.len();
-    }
-    debug_assert!(at <= BLOCK - 9);
-    b[at] = 0x80;
-    b[BLOCK - 8..].copy_from_slice(&((at as u64) * 8).to_be_bytes());
-    b
-}
+pub(crate) use crate::aigis::sm3_counter::padded_counter_block;
 
 #[cfg(test)]
 mod tests {
