@@ -51,7 +51,8 @@ impl<const M: usize> Drop for Work<M> {
 /// CBD_eta(PRF(seed, nonce)) sampled 32 coefficients (8 * eta bytes) at a time.
 #[inline(never)]
 fn noise_poly(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, eta: usize, p: &mut Poly) {
-    let mut stream = NoiseStream::new(mode, seed, nonce);
+    let mut stream = NoiseStream::empty(mode);
+    stream.start(seed, nonce);
     let mut buf = [0u8; 64];
     for chunk in p.0.chunks_mut(32) {
         stream.read(&mut buf[..8 * eta]);
@@ -63,7 +64,8 @@ fn noise_poly(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, eta: usize, p:
 /// acc += CBD_eta(PRF(seed, nonce)), 32 coefficients at a time (no reduction).
 #[inline(never)]
 fn add_noise(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8, eta: usize, acc: &mut Poly) {
-    let mut stream = NoiseStream::new(mode, seed, nonce);
+    let mut stream = NoiseStream::empty(mode);
+    stream.start(seed, nonce);
     let mut buf = [0u8; 64];
     let mut e = [0i16; 32];
     for chunk in acc.0.chunks_mut(32) {
@@ -360,10 +362,9 @@ impl AigisCompact {
         check_other_len(super::KEYPAIR_COINS_BYTES, coins.len())?;
         check_len(self.set.public_key_bytes(), pk.len())?;
         check_len(self.set.secret_key_bytes(), sk.len())?;
-        let mut c = [0u8; 64];
-        c.copy_from_slice(coins);
-        dispatch::keypair(self.set, self.mode, self.backend, &c, pk, sk);
-        crate::wipe::array(&mut c);
+        // The caller's coins are read where they are: a copy would cost 64 bytes of stack.
+        let c: &[u8; 64] = coins.try_into().map_err(|_| Error::InvalidLength)?;
+        dispatch::keypair(self.set, self.mode, self.backend, c, pk, sk);
         Ok(())
     }
 
@@ -378,10 +379,8 @@ impl AigisCompact {
         check_len(self.set.public_key_bytes(), pk.len())?;
         check_other_len(super::ENCAPS_COINS_BYTES, coins.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
-        let mut c = [0u8; 32];
-        c.copy_from_slice(coins);
-        let ss = dispatch::encapsulate(self.set, self.mode, self.backend, pk, &c, ct);
-        crate::wipe::array(&mut c);
+        let c: &[u8; 32] = coins.try_into().map_err(|_| Error::InvalidLength)?;
+        let ss = dispatch::encapsulate(self.set, self.mode, self.backend, pk, c, ct);
         Ok(zeroize::Zeroizing::new(ss))
     }
 

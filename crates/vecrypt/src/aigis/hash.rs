@@ -122,20 +122,30 @@ pub enum NoiseStream {
 }
 
 impl NoiseStream {
+    /// A stream that has absorbed nothing; [`Self::start`] absorbs its input. The two
+    /// steps let a caller build the stream in its own frame: a value returned after its
+    /// address was taken is copied, and the sponge is 200 bytes.
     #[inline(always)]
-    pub fn new(mode: HashMode, seed: &[u8; SEED_BYTES], nonce: u8) -> Self {
+    pub fn empty(mode: HashMode) -> Self {
         match mode {
-            HashMode::Shake => NoiseStream::Shake(Shake::absorb_short(&[seed, &[nonce]])),
-            HashMode::Sm3 => {
-                let mut input = [0u8; SEED_BYTES + 1];
+            HashMode::Shake => NoiseStream::Shake(Shake::zero()),
+            HashMode::Sm3 => NoiseStream::Sm3 {
+                input: [0; SEED_BYTES + 1],
+                counter: 0,
+                block: [0; SM3_RATE],
+                used: SM3_RATE,
+            },
+        }
+    }
+
+    /// Absorbs (seed, nonce) into a stream made by [`Self::empty`].
+    #[inline(always)]
+    pub fn start(&mut self, seed: &[u8; SEED_BYTES], nonce: u8) {
+        match self {
+            NoiseStream::Shake(sponge) => sponge.absorb_short_in_place(&[seed, &[nonce]]),
+            NoiseStream::Sm3 { input, .. } => {
                 input[..SEED_BYTES].copy_from_slice(seed);
                 input[SEED_BYTES] = nonce;
-                NoiseStream::Sm3 {
-                    input,
-                    counter: 0,
-                    block: [0; SM3_RATE],
-                    used: SM3_RATE,
-                }
             }
         }
     }
@@ -187,15 +197,28 @@ pub enum MatrixXof {
 }
 
 impl MatrixXof {
-    pub fn new(mode: HashMode, rho: &[u8; SEED_BYTES], first: u8, second: u8) -> Self {
+    /// An XOF that has absorbed nothing; [`Self::start`] absorbs (built in two steps, for
+    /// the reason given at [`NoiseStream::empty`]).
+    #[inline(always)]
+    pub fn empty(mode: HashMode) -> Self {
         match mode {
-            HashMode::Shake => MatrixXof::Shake(Shake::absorb_short(&[rho, &[first, second]])),
-            HashMode::Sm3 => {
-                let mut input = [0u8; SEED_BYTES + 2];
+            HashMode::Shake => MatrixXof::Shake(Shake::zero()),
+            HashMode::Sm3 => MatrixXof::Sm3 {
+                input: [0; SEED_BYTES + 2],
+                counter: 0,
+            },
+        }
+    }
+
+    /// Absorbs ρ ‖ first ‖ second into an XOF made by [`Self::empty`].
+    #[inline(always)]
+    pub fn start(&mut self, rho: &[u8; SEED_BYTES], first: u8, second: u8) {
+        match self {
+            MatrixXof::Shake(sponge) => sponge.absorb_short_in_place(&[rho, &[first, second]]),
+            MatrixXof::Sm3 { input, .. } => {
                 input[..SEED_BYTES].copy_from_slice(rho);
                 input[SEED_BYTES] = first;
                 input[SEED_BYTES + 1] = second;
-                MatrixXof::Sm3 { input, counter: 0 }
             }
         }
     }
@@ -290,7 +313,8 @@ mod tests {
         for mode in [HashMode::Shake, HashMode::Sm3] {
             let mut whole = [0u8; 512];
             prf(mode, &[9; 32], 5, &mut whole);
-            let mut s = NoiseStream::new(mode, &[9; 32], 5);
+            let mut s = NoiseStream::empty(mode);
+            s.start(&[9; 32], 5);
             let mut pieces = [0u8; 512];
             for c in pieces.chunks_mut(24) {
                 s.read(c);

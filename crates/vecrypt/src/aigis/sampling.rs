@@ -175,7 +175,8 @@ pub fn parse_with(
     mut push: impl FnMut(usize, i16),
 ) {
     let rate = mode.xof_rate();
-    let mut xof = MatrixXof::new(mode, rho, first, second);
+    let mut xof = MatrixXof::empty(mode);
+    xof.start(rho, first, second);
     let len = mode.xof_first_blocks() * rate;
     parse_stream(|out| xof.squeeze(out), rate, len, &mut push);
 }
@@ -263,7 +264,8 @@ mod tests {
                 let rho = [s; 32];
                 let mut exact = Poly::default();
                 parse_exact(mode, &rho, s, 1, &mut exact);
-                let mut xof = MatrixXof::new(mode, &rho, s, 1);
+                let mut xof = MatrixXof::empty(mode);
+                xof.start(&rho, s, 1);
                 let mut buf = [0u8; FIRST_SQUEEZE_MAX];
                 let len = mode.xof_first_blocks() * mode.xof_rate();
                 xof.squeeze(&mut buf[..len]);

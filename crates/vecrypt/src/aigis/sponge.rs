@@ -255,27 +255,6 @@ fn read_lanes(s: &[u64; 25], first: usize, out: &mut [u8]) {
     }
 }
 
-/// Turns a state of plain lanes, nonzero only in lanes `0..=at / 8` and the last of the
-/// rate, into the sponge's form.
-#[cfg(vecrypt_arm_thumb2)]
-#[inline(always)]
-fn plain_to_form<const RATE: usize>(state: &mut [u64; 25], at: usize) {
-    let mut plain = *state;
-    *state = [0; 25];
-    for (i, &x) in plain.iter().enumerate().take(RATE / 8) {
-        if i <= at / 8 || i == RATE / 8 - 1 {
-            xor_lane(state, i, x);
-        }
-    }
-    // The lanes may hold a secret seed.
-    crate::wipe::u64s(&mut plain);
-}
-
-/// The sponge's form is the plain lanes on this target.
-#[cfg(not(vecrypt_arm_thumb2))]
-#[inline(always)]
-fn plain_to_form<const RATE: usize>(_state: &mut [u64; 25], _at: usize) {}
-
 #[inline(always)]
 fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
     xor_lane(state, at / 8, u64::from(b) << (8 * (at % 8)));
@@ -288,24 +267,41 @@ impl<const RATE: usize> Shake<RATE> {
         Self::absorb_with_domain(parts, 0x1f)
     }
 
-    /// Absorbs an input shorter than one block (no permutation runs yet), SHAKE padding.
-    /// Keeps the caller's frame small: the permutation is not inlined here.
+    /// A sponge with the all-zero state, ready for [`Self::absorb_short_in_place`].
     #[inline(always)]
-    pub fn absorb_short(parts: &[&[u8]]) -> Self {
-        let mut state = [0u64; 25];
-        let mut at = 0;
-        for p in parts {
-            for &b in p.iter() {
-                state[at / 8] ^= u64::from(b) << (8 * (at % 8));
-                at += 1;
-            }
+    pub fn zero() -> Self {
+        Shake {
+            state: [0; 25],
+            used: RATE,
         }
-        assert!(at < RATE, "input must be shorter than one block");
-        state[at / 8] ^= 0x1f << (8 * (at % 8));
-        state[RATE / 8 - 1] ^= 0x80 << 56;
-        // The bytes went in as plain lanes, converted once here.
-        plain_to_form::<RATE>(&mut state, at);
-        Shake { state, used: RATE }
+    }
+
+    /// Absorbs an input shorter than one block (no permutation runs yet), SHAKE padding,
+    /// into a sponge made by [`Self::zero`], so that an enclosing value is built in place.
+    /// Keeps the caller's frame small: the permutation is not inlined here, and each lane
+    /// is assembled on its own and XORed into the sponge's form, so no second copy of the
+    /// state is made.
+    #[inline(always)]
+    pub fn absorb_short_in_place(&mut self, parts: &[&[u8]]) {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        assert!(len < RATE, "input must be shorter than one block");
+        let mut bytes = parts.iter().flat_map(|p| p.iter().copied());
+        for i in 0..=len / 8 {
+            let mut lane = [0u8; 8];
+            for (j, b) in lane.iter_mut().enumerate() {
+                let at = 8 * i + j;
+                if at < len {
+                    *b = bytes.next().unwrap_or(0);
+                } else if at == len {
+                    *b = 0x1f;
+                }
+            }
+            xor_lane(&mut self.state, i, u64::from_le_bytes(lane));
+            // The lanes may hold a secret seed.
+            crate::wipe::bytes(&mut lane);
+        }
+        xor_lane(&mut self.state, RATE / 8 - 1, 0x80 << 56);
+        self.used = RATE;
     }
 
     /// Absorbs and pads with `domain` (0x1F for SHAKE, 0x06 for SHA-3).
@@ -382,5 +378,35 @@ fn absorb_bytes<const RATE: usize, K: KeccakF>(
             k.permute(state);
             *at = 0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short absorb (lane by lane, in place) squeezes what the general absorb does, for
+    /// every input length below the rate and inputs split into two parts anywhere.
+    fn short_absorb_matches<const RATE: usize>() {
+        let data: [u8; 200] = core::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5a);
+        for len in 0..RATE {
+            for cut in [0, len / 3, len] {
+                let parts: [&[u8]; 2] = [&data[..cut], &data[cut..len]];
+                let mut short = Shake::<RATE>::zero();
+                short.absorb_short_in_place(&parts);
+                let mut general = Shake::<RATE>::absorb(&parts);
+                let mut a = [0u8; 2 * 168 + 5];
+                let mut b = [0u8; 2 * 168 + 5];
+                short.squeeze(&mut a);
+                general.squeeze(&mut b);
+                assert_eq!(a, b, "rate {RATE}, length {len}, cut {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_absorb_matches_the_general_absorb() {
+        short_absorb_matches::<SHAKE128_RATE>();
+        short_absorb_matches::<SHAKE256_RATE>();
     }
 }
