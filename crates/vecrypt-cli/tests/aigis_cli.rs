@@ -190,3 +190,34 @@ fn kat_file_has_the_standard_layout() {
     assert_eq!(sm3.lines().nth(3), text.lines().nth(3), "same seeds");
     assert_ne!(sm3.lines().nth(4), text.lines().nth(4), "different keys");
 }
+
+/// The Cortex-M4 firmware (`embedded/m4`) checks the known-answer files it makes on the
+/// board against digests written into its source; those digests must be the SHA-256 of what
+/// `vecrypt kat` prints here, for every set and both hash modes.
+#[test]
+fn firmware_kat_digests_are_those_of_this_build() {
+    use sha2::{Digest, Sha256};
+    let source = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../embedded/m4/src/main.rs"),
+    )
+    .unwrap();
+    let table = &source[source.find("const KAT_SHA256").unwrap()..];
+    let table = &table[..table.find("\n];").unwrap()];
+    let digests: Vec<&str> = table
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.len() == 64)
+        .collect();
+    assert_eq!(digests.len(), 8, "four sets, SHAKE then SM3");
+    for set in 1..=4 {
+        for (m, mode) in ["shake", "sm3"].iter().enumerate() {
+            let text = ok(&["kat", &format!("aigis-enc-{set}"), "--hash", mode]);
+            let hex: String = Sha256::digest(text.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(hex, digests[2 * (set - 1) + m], "aigis-enc-{set} {mode}");
+        }
+    }
+}
