@@ -1,8 +1,8 @@
-//! Aigis-enc-2 function by function: the instructions of each part of the scheme alone, on
-//! the default backend and on the portable one (`aigis-enc-2 part <name> insns=<n>
-//! portable=<n>`), and a check that the kernels of this build give
-//! the same results as the portable code on pseudo-random polynomials (`aigis-enc-2 parts
-//! kernels=ok`); and the sponges' Keccak-f\[1600\] against the portable one on pseudo-random
+//! Aigis-enc-2 function by function, in both hash modes: the instructions of each part of
+//! the scheme alone, on the default backend and on the portable one (`aigis-enc-2 <mode>
+//! part <name> insns=<n> portable=<n>`), and a check that the kernels of this build give
+//! the same results as the portable code on pseudo-random polynomials (`aigis-enc-2 <mode>
+//! parts kernels=ok`); and the sponges' Keccak-f\[1600\] against the portable one on pseudo-random
 //! states, with the instructions of one permutation of each (`keccak-f1600 insns=<n>
 //! portable=<n>`).
 
@@ -17,12 +17,21 @@ use crate::measure::Counter;
 /// back as the next input, so the later runs see coefficients of both signs.
 const CHECK_RUNS: [u32; 3] = [1, 2, 5];
 
-/// Prints the instructions of one run of each part of Aigis-enc-2 (SHAKE) on the default
-/// backend, and compares every part's result with the portable backend's; `false` on a
-/// mismatch.
+/// Prints the instructions of one run of each part of Aigis-enc-2 on the default backend,
+/// in both hash modes, and compares every part's result with the portable backend's;
+/// `false` on a mismatch.
 pub fn report(out: &mut impl Write, counter: &Counter) -> bool {
+    let mut ok = true;
+    for mode in [HashMode::Shake, HashMode::Sm3] {
+        ok &= report_mode(out, counter, mode);
+    }
+    ok
+}
+
+/// [`report`] for one hash mode.
+fn report_mode(out: &mut impl Write, counter: &Counter, mode: HashMode) -> bool {
     let set = ParamSet::Aigis2;
-    let mode = HashMode::Shake;
+    let name = crate::mode_name(mode);
     let fast = Aigis::new(set, mode);
     let Ok(soft) = Aigis::with_backend(set, mode, Backend::Soft) else {
         return false;
@@ -51,7 +60,7 @@ pub fn report(out: &mut impl Write, counter: &Counter) -> bool {
         ok &= same;
         let _ = writeln!(
             out,
-            "aigis-enc-2 part {} insns={insns} portable={portable}{}",
+            "aigis-enc-2 {name} part {} insns={insns} portable={portable}{}",
             part.name(),
             if same {
                 ""
@@ -62,7 +71,7 @@ pub fn report(out: &mut impl Write, counter: &Counter) -> bool {
     }
     let _ = writeln!(
         out,
-        "aigis-enc-2 parts backend={} kernels={}",
+        "aigis-enc-2 {name} parts backend={} kernels={}",
         fast.backend(),
         if ok { "ok" } else { "FAILED" }
     );

@@ -61,47 +61,80 @@ fn sm3_p1(x: u32) -> u32 {
     x ^ x.rotate_left(15) ^ x.rotate_left(23)
 }
 
+/// T_j rotated left by j mod 32: the constant round `j` adds (public, read by round number).
+const SM3_T: [u32; 64] = {
+    let mut t = [0u32; 64];
+    let mut j = 0;
+    while j < 64 {
+        let c: u32 = if j < 16 { 0x79cc_4519 } else { 0x7a87_9d8a };
+        t[j] = c.rotate_left((j % 32) as u32);
+        j += 1;
+    }
+    t
+};
+
+/// W\[j + 4\] of the message schedule, written over W\[j - 12\] in the rolling window of 16
+/// words, for a round `j` with `j % 16 == i` (a constant once the rounds are unrolled, so
+/// every index is fixed).
+#[inline(always)]
+fn sm3_expand(w: &mut [u32; 16], i: usize) {
+    let at = |k: usize| w[(i + k) % 16];
+    w[(i + 4) % 16] =
+        sm3_p1(at(4) ^ at(11) ^ at(1).rotate_left(15)) ^ at(7).rotate_left(7) ^ at(14);
+}
+
+/// One round of SM3 with message words W\[j\] and W\[j + 4\] and the round's constant;
+/// `LATE` selects the Boolean functions of rounds 16 to 63.
+#[inline(always)]
+fn sm3_round<const LATE: bool>(s: &mut [u32; 8], wj: u32, wj4: u32, t: u32) {
+    let [a, b, c, d, e, f, g, h] = *s;
+    let a12 = a.rotate_left(12);
+    let ss1 = a12.wrapping_add(e).wrapping_add(t).rotate_left(7);
+    let ss2 = ss1 ^ a12;
+    let (ff, gg) = if LATE {
+        ((a & b) | ((a | b) & c), ((f ^ g) & e) ^ g)
+    } else {
+        (a ^ b ^ c, e ^ f ^ g)
+    };
+    let tt1 = ff.wrapping_add(d).wrapping_add(ss2).wrapping_add(wj ^ wj4);
+    let tt2 = gg.wrapping_add(h).wrapping_add(ss1).wrapping_add(wj);
+    *s = [
+        tt1,
+        a,
+        b.rotate_left(9),
+        c,
+        sm3_p0(tt2),
+        e,
+        f.rotate_left(19),
+        g,
+    ];
+}
+
 /// The 64 rounds of SM3 from chaining value `v` over the message words `w`, with the
 /// message schedule kept as a rolling window of 16 words (overwriting `w`) instead of the
-/// 132 words of the textbook form; the caller XORs the result into `v`.
+/// 132 words of the textbook form; the caller XORs the result into `v`. The rounds are
+/// unrolled sixteen at a time, so that the window's indices are constants: rounds 0 to 15
+/// once, then a loop of three passes over rounds 16 to 63.
 #[inline(always)]
 fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
-    for j in 0..64 {
-        // Slot (j + 4) mod 16 holds W[j - 12] and becomes W[j + 4], which needs it.
-        let next = j + 4;
-        if next >= 16 {
-            let at = |i: usize| w[i % 16];
-            w[next % 16] = sm3_p1(at(next - 16) ^ at(next - 9) ^ at(next - 3).rotate_left(15))
-                ^ at(next - 13).rotate_left(7)
-                ^ at(next - 6);
-        }
-        let wj = w[j % 16];
-        let wj4 = w[next % 16];
-        let t: u32 = if j < 16 { 0x79cc_4519 } else { 0x7a87_9d8a };
-        let a12 = a.rotate_left(12);
-        let ss1 = a12
-            .wrapping_add(e)
-            .wrapping_add(t.rotate_left((j % 32) as u32))
-            .rotate_left(7);
-        let ss2 = ss1 ^ a12;
-        let (ff, gg) = if j < 16 {
-            (a ^ b ^ c, e ^ f ^ g)
-        } else {
-            ((a & b) | (a & c) | (b & c), (e & f) | (!e & g))
+    let mut s = v;
+    macro_rules! sixteen {
+        ($group:expr, $late:literal) => {
+            sixteen!(@ $group, $late; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
         };
-        let tt1 = ff.wrapping_add(d).wrapping_add(ss2).wrapping_add(wj ^ wj4);
-        let tt2 = gg.wrapping_add(h).wrapping_add(ss1).wrapping_add(wj);
-        d = c;
-        c = b.rotate_left(9);
-        b = a;
-        a = tt1;
-        h = g;
-        g = f.rotate_left(19);
-        f = e;
-        e = sm3_p0(tt2);
+        (@ $group:expr, $late:literal; $($i:literal)*) => {$({
+            let j: usize = 16 * $group + $i;
+            if j + 4 >= 16 {
+                sm3_expand(w, $i);
+            }
+            sm3_round::<$late>(&mut s, w[$i], w[($i + 4) % 16], SM3_T[j]);
+        })*};
     }
-    [a, b, c, d, e, f, g, h]
+    sixteen!(0, false);
+    for group in 1..4 {
+        sixteen!(group, true);
+    }
+    s
 }
 
 /// The padded single block of a message of at most 55 bytes given as `BE32(counter) ‖ parts`:
