@@ -62,7 +62,7 @@ fn sm3_p1(x: u32) -> u32 {
 }
 
 /// T_j rotated left by j mod 32: the constant round `j` adds (public, read by round number).
-const SM3_T: [u32; 64] = {
+pub(crate) const SM3_T: [u32; 64] = {
     let mut t = [0u32; 64];
     let mut j = 0;
     while j < 64 {
@@ -86,7 +86,7 @@ fn sm3_expand(w: &mut [u32; 16], i: usize) {
 /// One round of SM3 with message words W\[j\] and W\[j + 4\] and the round's constant;
 /// `LATE` selects the Boolean functions of rounds 16 to 63.
 #[inline(always)]
-fn sm3_round<const LATE: bool>(s: &mut [u32; 8], wj: u32, wj4: u32, t: u32) {
+pub(crate) fn sm3_round<const LATE: bool>(s: &mut [u32; 8], wj: u32, wj4: u32, t: u32) {
     let [a, b, c, d, e, f, g, h] = *s;
     let a12 = a.rotate_left(12);
     let ss1 = a12.wrapping_add(e).wrapping_add(t).rotate_left(7);
@@ -135,6 +135,35 @@ fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
         sixteen!(group, true);
     }
     s
+}
+
+/// The 68 words W\[0..68\] of the message schedule of one block.
+#[inline(always)]
+pub(crate) fn sm3_schedule(block: &[u8; 64]) -> [u32; 68] {
+    let mut w = [0u32; 68];
+    for (x, b) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *x = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    for j in 16..68 {
+        w[j] = sm3_p1(w[j - 16] ^ w[j - 9] ^ w[j - 3].rotate_left(15))
+            ^ w[j - 13].rotate_left(7)
+            ^ w[j - 6];
+    }
+    w
+}
+
+/// One compression: the chaining value `v` absorbs `block`.
+#[inline(always)]
+pub(crate) fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
+    let mut w = [0u32; 16];
+    for (x, b) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *x = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    let s = sm3_rounds(*v, &mut w);
+    for (x, y) in v.iter_mut().zip(s) {
+        *x ^= y;
+    }
+    crate::wipe::u32s(&mut w);
 }
 
 /// The padded single block of a message of at most 55 bytes given as `BE32(counter) ‖ parts`:

@@ -25,7 +25,7 @@ lane_sampling!(8, AIGIS_LANES_AVX512, parse_vbmi);
 avx2::sm3_lanes!(
     16,
     AIGIS_LANES_AVX512,
-    super::sm3_x16::compress_x16,
+    super::sm3_x16::compress_x16_side,
     parse_vbmi
 );
 
@@ -340,8 +340,9 @@ mod tests {
     #[test]
     fn matrix_beside_hashes_equals_one_after_the_other() {
         if runs() {
-            avx2::check_entries_and_hashes(8, entries_and_hashes);
-            avx2::check_entries_and_hashes(4, four_lanes::entries_and_hashes);
+            avx2::check_entries_and_hashes(8, entries_and_hashes, HashMode::Shake);
+            avx2::check_entries_and_hashes(4, four_lanes::entries_and_hashes, HashMode::Shake);
+            avx2::check_entries_and_hashes(16, gen_entries_sm3, HashMode::Sm3);
         }
     }
 

@@ -13,16 +13,7 @@ pub(crate) use crate::aigis::sm3_counter::SM3_IV as IV;
 use crate::cpu::kernel;
 
 /// T_j rotated left by j mod 32, as each round adds it.
-pub const T_ROTATED: [u32; 64] = {
-    let mut t = [0u32; 64];
-    let mut j = 0;
-    while j < 64 {
-        let tj: u32 = if j < 16 { 0x79cc_4519 } else { 0x7a87_9d8a };
-        t[j] = tj.rotate_left((j % 32) as u32);
-        j += 1;
-    }
-    t
-};
+pub(crate) use crate::aigis::sm3_counter::SM3_T as T_ROTATED;
 
 /// Bytes of one SM3 block.
 pub const BLOCK: usize = 64;
@@ -94,6 +85,23 @@ fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
         w[4 + j] = _mm256_permute2x128_si256::<0x31>(t[j], t[4 + j]);
     }
     w
+}
+
+/// [`compress_x8`], then the blocks `side_blocks` (at most two) of one more message into
+/// `side`, one after the other on the scalar code: the form of
+/// `sm3_x16::compress_x16_side` for the eight-lane engine.
+#[kernel(AIGIS_SM3_AVX2)]
+#[inline]
+pub fn compress_x8_side(
+    state: &mut [[u32; 8]; 8],
+    blocks: &[[u8; BLOCK]; 8],
+    side: &mut [u32; 8],
+    side_blocks: &[[u8; BLOCK]],
+) {
+    compress_x8(state, blocks);
+    for b in side_blocks {
+        crate::aigis::sm3_counter::sm3_compress(side, b);
+    }
 }
 
 /// Eight compressions: lane l of the chaining values `state[0..8][l]` absorbs

@@ -218,7 +218,9 @@ macro_rules! sm3_lanes {
         /// `counts[t]` go to `out[t stride + 32 c ..]`. `hashes[i].1 = SM3(BE32(0) ‖
         /// hashes[i].0)`, each hash one lane for its whole length, started first so that
         /// the counter blocks fill the other lanes around them; hashes longer than
-        /// `max_hash_blocks` blocks are left to the caller.
+        /// `max_hash_blocks` blocks are left to the caller, except `hashes[side]`, which
+        /// advances two blocks a call on the scalar units beside the lanes (`$compress`
+        /// takes them) and is finished on the scalar code if the lanes finish first.
         #[kernel($kernel)]
         pub fn sm3_tasks(
             templates: &[[u8; $crate::aigis::x86::sm3::BLOCK]],
@@ -227,6 +229,7 @@ macro_rules! sm3_lanes {
             out: &mut [u8],
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
             max_hash_blocks: usize,
+            side: Option<usize>,
         ) {
             use $crate::aigis::x86::avx2::{Sm3Job, sm3_hash_block, sm3_hash_blocks};
             use $crate::aigis::x86::sm3::{BLOCK, IV};
@@ -235,6 +238,10 @@ macro_rules! sm3_lanes {
             let mut jobs = [Sm3Job::Idle; $w];
             let mut next_hash = 0;
             let (mut t, mut c) = (0, 0);
+            let mut side_v = IV;
+            let mut side_step = 0;
+            let side_total = side.map_or(0, |i| sm3_hash_blocks(hashes[i].0.len()));
+            let mut side_blocks = [[0u8; BLOCK]; 2];
             while t < counts.len() && counts[t] == 0 {
                 t += 1;
             }
@@ -286,7 +293,14 @@ macro_rules! sm3_lanes {
                 if !busy {
                     break;
                 }
-                $compress(&mut state, &blocks);
+                let beside = (side_total - side_step).min(2);
+                if let Some(i) = side {
+                    for (h, b) in side_blocks[..beside].iter_mut().enumerate() {
+                        sm3_hash_block(hashes[i].0, side_step + h, b);
+                    }
+                }
+                $compress(&mut state, &blocks, &mut side_v, &side_blocks[..beside]);
+                side_step += beside;
                 for l in 0..$w {
                     let dst: &mut [u8] = match &mut jobs[l] {
                         Sm3Job::Idle => continue,
@@ -307,8 +321,18 @@ macro_rules! sm3_lanes {
                     }
                 }
             }
+            if let Some(i) = side {
+                for step in side_step..side_total {
+                    sm3_hash_block(hashes[i].0, step, &mut side_blocks[0]);
+                    $crate::aigis::sm3_counter::sm3_compress(&mut side_v, &side_blocks[0]);
+                }
+                for (d, x) in hashes[i].1.chunks_exact_mut(4).zip(side_v) {
+                    d.copy_from_slice(&x.to_be_bytes());
+                }
+            }
             $crate::wipe::u32s(state.as_flattened_mut());
             $crate::wipe::bytes(blocks.as_flattened_mut());
+            $crate::wipe::bytes(side_blocks.as_flattened_mut());
         }
 
         /// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
@@ -333,14 +357,18 @@ macro_rules! sm3_lanes {
             let mut bufs = [0u8; MAX_K * MAX_K * BYTES];
             let n = jobs.len();
             // A hash longer than the counter blocks' own steps would keep the other lanes
-            // waiting: it runs on the one-lane code instead.
+            // waiting: the first runs beside the lanes on the scalar units, any other on
+            // the one-lane code.
             let steps = (n * BLOCKS).div_ceil($w);
-            for (input, h) in hashes.iter_mut() {
-                if sm3_hash_blocks(input.len()) > steps {
+            let side = hashes
+                .iter()
+                .position(|(input, _)| sm3_hash_blocks(input.len()) > steps);
+            for (i, (input, h)) in hashes.iter_mut().enumerate() {
+                if sm3_hash_blocks(input.len()) > steps && Some(i) != side {
                     **h = $crate::aigis::hash::sm3_counter_block(0, &[input]);
                 }
             }
-            sm3_tasks(&templates[..n], &counts[..n], BYTES, &mut bufs, hashes, steps);
+            sm3_tasks(&templates[..n], &counts[..n], BYTES, &mut bufs, hashes, steps, side);
             for (&(x, y, at), buf) in jobs.iter().zip(bufs.chunks_exact(BYTES)) {
                 if !$parse(buf, &mut out[at]) {
                     parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
@@ -363,7 +391,7 @@ macro_rules! sm3_lanes {
             }
             let mut bufs = [0u8; MAX_NOISE * STRIDE];
             let n = etas.len();
-            sm3_tasks(&templates[..n], &counts[..n], STRIDE, &mut bufs, &mut [], 0);
+            sm3_tasks(&templates[..n], &counts[..n], STRIDE, &mut bufs, &mut [], 0, None);
             for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.chunks_exact(STRIDE)) {
                 $crate::aigis::x86::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
             }
@@ -374,7 +402,7 @@ macro_rules! sm3_lanes {
 }
 pub(crate) use sm3_lanes;
 
-sm3_lanes!(8, AIGIS_LANES_AVX2, sm3::compress_x8, parse_fast);
+sm3_lanes!(8, AIGIS_LANES_AVX2, sm3::compress_x8_side, parse_fast);
 
 /// The jobs of `gen_entries` for a k x k matrix laid out MAX_K polynomials per row.
 pub fn matrix_jobs(k: usize, transposed: bool) -> ([(u8, u8, usize); MAX_K * MAX_K], usize) {

@@ -242,17 +242,19 @@ pub fn sample_poly(seed: u32, bound: i16) -> Poly {
 pub type LaneEngine =
     unsafe fn(&[u8; SEED_BYTES], &[(u8, u8, usize)], &mut [Poly], &mut [(&[u8], &mut [u8; 32])]);
 
-/// Checks `engine` (W lanes; the caller has checked its CPU features) against the matrix
-/// and the hashes computed one after the other, for every k, both orientations and hash
-/// lengths around the rate.
+/// Checks `engine` (W lanes, hash mode `mode`; the caller has checked its CPU features)
+/// against the matrix and the hashes computed one after the other, for every k, both
+/// orientations and hash lengths around the rate and the block.
 #[cfg(test)]
-pub fn check_entries_and_hashes(w: usize, engine: LaneEngine) {
+pub fn check_entries_and_hashes(w: usize, engine: LaneEngine, mode: HashMode) {
     use super::arith::default_matrix_and_hashes;
     use super::hash::hash_h;
     let data: Vec<u8> = (0..1700u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
-    let lens = [0usize, 1, 32, 135, 136, 137, 272, 896, 992, 1440, 1568];
+    let lens = [
+        0usize, 1, 32, 55, 56, 135, 136, 137, 272, 896, 992, 1440, 1568,
+    ];
     for k in 2..=MAX_K {
         for transposed in [false, true] {
             let (jobs, n) = matrix_jobs(k, transposed);
@@ -263,7 +265,7 @@ pub fn check_entries_and_hashes(w: usize, engine: LaneEngine) {
                 let (mut w1, mut w2) = ([0u8; 32], [0u8; 32]);
                 default_matrix_and_hashes(
                     Soft,
-                    HashMode::Shake,
+                    mode,
                     &rho,
                     k,
                     transposed,
@@ -281,8 +283,18 @@ pub fn check_entries_and_hashes(w: usize, engine: LaneEngine) {
                         &mut [(&data[..l1], &mut g1), (&data[5..5 + l2], &mut g2)],
                     )
                 };
-                assert_eq!(got, want, "W = {w}, k = {k}, lengths {l1} {l2}");
-                assert_eq!((g1, g2), (w1, w2), "W = {w}, k = {k}, lengths {l1} {l2}");
+                assert_eq!(
+                    got,
+                    want,
+                    "W = {w}, {}, k = {k}, lengths {l1} {l2}",
+                    mode.name()
+                );
+                assert_eq!(
+                    (g1, g2),
+                    (w1, w2),
+                    "W = {w}, {}, k = {k}, lengths {l1} {l2}",
+                    mode.name()
+                );
                 let mut one: Matrix = Default::default();
                 let mut h = [0u8; 32];
                 // SAFETY: as above.
@@ -294,8 +306,13 @@ pub fn check_entries_and_hashes(w: usize, engine: LaneEngine) {
                         &mut [(&data[..l2], &mut h)],
                     )
                 };
-                assert_eq!(one, want, "W = {w}, k = {k}, one hash of {l2}");
-                assert_eq!(h, hash_h(HashMode::Shake, &[&data[..l2]]));
+                assert_eq!(
+                    one,
+                    want,
+                    "W = {w}, {}, k = {k}, one hash of {l2}",
+                    mode.name()
+                );
+                assert_eq!(h, hash_h(mode, &[&data[..l2]]));
             }
         }
     }
@@ -310,7 +327,8 @@ mod tests {
     #[test]
     fn matrix_beside_hashes_equals_one_after_the_other() {
         if runs() {
-            check_entries_and_hashes(4, entries_and_hashes);
+            check_entries_and_hashes(4, entries_and_hashes, HashMode::Shake);
+            check_entries_and_hashes(8, gen_entries_sm3, HashMode::Sm3);
         }
     }
 
