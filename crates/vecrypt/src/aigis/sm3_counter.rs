@@ -61,6 +61,21 @@ fn sm3_p1(x: u32) -> u32 {
     x ^ x.rotate_left(15) ^ x.rotate_left(23)
 }
 
+/// Rounds 16 `group` to 16 `group` + 15 of an SM3 compression, unrolled: `$round!(j, i,
+/// late)` for each, with `i = j mod 16` a literal (the slot of W\[j\] in a rolling window of
+/// sixteen message words, so that every index is a constant) and `late` whether the round
+/// uses the Boolean functions of rounds 16 to 63. Every SM3 kernel of the library (one
+/// lane, eight, sixteen) runs its rounds through it.
+macro_rules! sm3_sixteen_rounds {
+    ($group:expr, $late:literal, $round:ident) => {
+        sm3_sixteen_rounds!(@ $group, $late, $round; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@ $group:expr, $late:literal, $round:ident; $($i:literal)*) => {
+        $($round!(16 * $group + $i, $i, $late);)*
+    };
+}
+pub(crate) use sm3_sixteen_rounds;
+
 /// T_j rotated left by j mod 32: the constant round `j` adds (public, read by round number).
 pub(crate) const SM3_T: [u32; 64] = {
     let mut t = [0u32; 64];
@@ -118,21 +133,18 @@ pub(crate) fn sm3_round<const LATE: bool>(s: &mut [u32; 8], wj: u32, wj4: u32, t
 #[inline(always)]
 fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
     let mut s = v;
-    macro_rules! sixteen {
-        ($group:expr, $late:literal) => {
-            sixteen!(@ $group, $late; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-        };
-        (@ $group:expr, $late:literal; $($i:literal)*) => {$({
-            let j: usize = 16 * $group + $i;
+    macro_rules! round {
+        ($j:expr, $i:literal, $late:literal) => {{
+            let j: usize = $j;
             if j + 4 >= 16 {
                 sm3_expand(w, $i);
             }
             sm3_round::<$late>(&mut s, w[$i], w[($i + 4) % 16], SM3_T[j]);
-        })*};
+        }};
     }
-    sixteen!(0, false);
+    sm3_sixteen_rounds!(0, false, round);
     for group in 1..4 {
-        sixteen!(group, true);
+        sm3_sixteen_rounds!(group, true, round);
     }
     s
 }

@@ -87,7 +87,7 @@ fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
     w
 }
 
-/// [`compress_x8`], then the blocks `side_blocks` (at most two) of one more message into
+/// [`compress_x8`], then the block `side_blocks` (none or one) of one more message into
 /// `side`, one after the other on the scalar code: the form of
 /// `sm3_x16::compress_x16_side` for the eight-lane engine.
 #[kernel(AIGIS_SM3_AVX2)]
@@ -139,41 +139,45 @@ pub fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[[u8; BLOCK]; 8]) {
 }
 
 /// The compression function on eight chaining values and the first sixteen message words
-/// of eight blocks (word i of block l in lane l of `first[i]`).
+/// of eight blocks (word i of block l in lane l of `first[i]`), the schedule kept as a
+/// rolling window of sixteen registers (see `sm3_sixteen_rounds`).
 #[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn compress_words(v: &mut [__m256i; 8], first: &[__m256i; 16]) {
-    let mut w = [_mm256_setzero_si256(); 68];
-    w[..16].copy_from_slice(first);
-    for j in 16..68 {
-        let x = xor3(w[j - 16], w[j - 9], rotl!(w[j - 3], 15));
-        w[j] = xor3(p1(x), rotl!(w[j - 13], 7), w[j - 6]);
-    }
+    use crate::aigis::sm3_counter::sm3_sixteen_rounds;
+    let mut w = *first;
     let mut s = *v;
-    for j in 0..16 {
-        let [a, b, c, _, e, f, g, _] = s;
-        round(
-            &mut s,
-            T_ROTATED[j],
-            w[j],
-            w[j + 4],
-            xor3(a, b, c),
-            xor3(e, f, g),
-        );
+    macro_rules! round {
+        ($j:expr, $i:literal, $late:literal) => {{
+            let j: usize = $j;
+            if j + 4 >= 16 {
+                let at = |k: usize| w[($i + k) % 16];
+                let x = xor3(at(4), at(11), rotl!(at(1), 15));
+                w[($i + 4) % 16] = xor3(p1(x), rotl!(at(7), 7), at(14));
+            }
+            let [a, b, c, _, e, f, g, _] = s;
+            let (ff, gg) = if $late {
+                (
+                    _mm256_or_si256(
+                        _mm256_and_si256(a, b),
+                        _mm256_and_si256(c, _mm256_or_si256(a, b)),
+                    ),
+                    _mm256_or_si256(_mm256_and_si256(e, f), _mm256_andnot_si256(e, g)),
+                )
+            } else {
+                (xor3(a, b, c), xor3(e, f, g))
+            };
+            round(&mut s, T_ROTATED[j], w[$i], w[($i + 4) % 16], ff, gg);
+        }};
     }
-    for j in 16..64 {
-        let [a, b, c, _, e, f, g, _] = s;
-        let majority = _mm256_or_si256(
-            _mm256_and_si256(a, b),
-            _mm256_and_si256(c, _mm256_or_si256(a, b)),
-        );
-        let choose = _mm256_or_si256(_mm256_and_si256(e, f), _mm256_andnot_si256(e, g));
-        round(&mut s, T_ROTATED[j], w[j], w[j + 4], majority, choose);
+    sm3_sixteen_rounds!(0, false, round);
+    for group in 1..4 {
+        sm3_sixteen_rounds!(group, true, round);
     }
     for (vi, si) in v.iter_mut().zip(s) {
         *vi = _mm256_xor_si256(*vi, si);
     }
-    crate::wipe::set(&mut w, [_mm256_setzero_si256(); 68]);
+    crate::wipe::set(&mut w, [_mm256_setzero_si256(); 16]);
 }
 
 pub(crate) use crate::aigis::sm3_counter::padded_counter_block;

@@ -92,7 +92,7 @@ fn round(s: &mut [__m512i; 8], t: u32, w: __m512i, w4: __m512i, ff: __m512i, gg:
     *s = [tt1, a, rotl!(b, 9), c, p0, e, rotl!(f, 19), g];
 }
 
-/// [`compress_x16_beside`] with as many side blocks as `side_blocks` holds (at most two).
+/// [`compress_x16_beside`] with as many side blocks as `side_blocks` holds (none or one).
 #[kernel(AIGIS_SM3_AVX512)]
 #[inline]
 pub fn compress_x16_side(
@@ -101,88 +101,82 @@ pub fn compress_x16_side(
     side: &mut [u32; 8],
     side_blocks: &[[u8; BLOCK]],
 ) {
-    match side_blocks.len() {
-        0 => compress_x16_beside::<0>(state, blocks, side, side_blocks),
-        1 => compress_x16_beside::<1>(state, blocks, side, side_blocks),
-        _ => compress_x16_beside::<2>(state, blocks, side, &side_blocks[..2]),
+    match side_blocks.first() {
+        None => compress_x16_beside::<false>(state, blocks, side, &[0; BLOCK]),
+        Some(b) => compress_x16_beside::<true>(state, blocks, side, b),
     }
 }
 
 /// Sixteen compressions: lane l of the chaining values `state[0..8][l]` absorbs
 /// `blocks[l]` (the state is word-major so that a caller can set or read one lane with
-/// plain stores and loads); and beside them `SIDE` (0 to 2) consecutive blocks of one more message
-/// on the scalar units: `side` absorbs `side_blocks[0]`, then `side_blocks[1]`. A vector
-/// round waits on its own chain of dependent instructions and leaves most issue slots
-/// free, so the scalar rounds (`SIDE` of them after each vector round) run in its
-/// shadow: a long hash such as H(pk) advances two blocks per call instead of waiting for
-/// the lanes to finish.
+/// plain stores and loads); and, if `SIDE`, beside them one block of one more message on
+/// the scalar units: `side` absorbs `side_block`, its round j placed after vector round j.
+/// A vector round waits on its own chain of dependent instructions and leaves most issue
+/// slots free, so the scalar rounds run in its shadow: a long hash such as H(pk) advances
+/// a block per call instead of waiting for the lanes to finish.
 #[kernel(AIGIS_SM3_AVX512)]
 #[inline]
-pub fn compress_x16_beside<const SIDE: usize>(
+pub fn compress_x16_beside<const SIDE: bool>(
     state: &mut [[u32; 16]; 8],
     blocks: &[[u8; BLOCK]; 16],
     side: &mut [u32; 8],
-    side_blocks: &[[u8; BLOCK]],
+    side_block: &[u8; BLOCK],
 ) {
-    use crate::aigis::sm3_counter::{sm3_round, sm3_schedule};
-    let mut sw: [[u32; 68]; SIDE] = core::array::from_fn(|b| sm3_schedule(&side_blocks[b]));
-    let mut ss = *side;
-    // Scalar round r of the side's 64 * SIDE, run after vector round r / SIDE.
-    let mut scalar = |r: usize| {
-        let (b, j) = (r / 64, r % 64);
-        if j < 16 {
-            sm3_round::<false>(&mut ss, sw[b][j], sw[b][j + 4], T_ROTATED[j]);
-        } else {
-            sm3_round::<true>(&mut ss, sw[b][j], sw[b][j + 4], T_ROTATED[j]);
-        }
-        if j == 63 {
-            for (x, y) in side.iter_mut().zip(ss) {
-                *x ^= y;
-            }
-            ss = *side;
-        }
+    use crate::aigis::sm3_counter::{sm3_round, sm3_schedule, sm3_sixteen_rounds};
+    let mut sw = if SIDE {
+        sm3_schedule(side_block)
+    } else {
+        [0; 68]
     };
-    let mut w = [_mm512_setzero_si512(); 68];
-    w[..16].copy_from_slice(&load_words(blocks));
-    for j in 16..68 {
-        let x = xor3(w[j - 16], w[j - 9], rotl!(w[j - 3], 15));
-        let p1 = xor3(x, rotl!(x, 15), rotl!(x, 23));
-        w[j] = xor3(p1, rotl!(w[j - 13], 7), w[j - 6]);
-    }
+    let mut ss = *side;
+    // The message schedule as a rolling window of sixteen registers: slot i holds W[j]
+    // for the j = i mod 16 in use, and W[j + 4] is written over W[j - 12] when round j
+    // needs it. The rounds are unrolled sixteen at a time so that every slot is fixed.
+    let mut w = load_words(blocks);
     // SAFETY: each row is 64 readable bytes; the load has no alignment requirement.
     let v: [__m512i; 8] =
         core::array::from_fn(|r| unsafe { _mm512_loadu_si512(state[r].as_ptr().cast()) });
     let mut s = v;
-    for j in 0..16 {
-        let [a, b, c, _, e, f, g, _] = s;
-        round(
-            &mut s,
-            T_ROTATED[j],
-            w[j],
-            w[j + 4],
-            xor3(a, b, c),
-            xor3(e, f, g),
-        );
-        for h in 0..SIDE {
-            scalar(SIDE * j + h);
-        }
+    macro_rules! round {
+        ($j:expr, $i:literal, $late:literal) => {{
+            let j: usize = $j;
+            if j + 4 >= 16 {
+                let at = |k: usize| w[($i + k) % 16];
+                let x = xor3(at(4), at(11), rotl!(at(1), 15));
+                let p1 = xor3(x, rotl!(x, 15), rotl!(x, 23));
+                w[($i + 4) % 16] = xor3(p1, rotl!(at(7), 7), at(14));
+            }
+            let [a, b, c, _, e, f, g, _] = s;
+            let (ff, gg) = if $late {
+                (
+                    _mm512_ternarylogic_epi32::<MAJ>(a, b, c),
+                    _mm512_ternarylogic_epi32::<CHOOSE>(e, f, g),
+                )
+            } else {
+                (xor3(a, b, c), xor3(e, f, g))
+            };
+            round(&mut s, T_ROTATED[j], w[$i], w[($i + 4) % 16], ff, gg);
+            if SIDE {
+                sm3_round::<$late>(&mut ss, sw[j], sw[j + 4], T_ROTATED[j]);
+            }
+        }};
     }
-    for j in 16..64 {
-        let [a, b, c, _, e, f, g, _] = s;
-        let ff = _mm512_ternarylogic_epi32::<MAJ>(a, b, c);
-        let gg = _mm512_ternarylogic_epi32::<CHOOSE>(e, f, g);
-        round(&mut s, T_ROTATED[j], w[j], w[j + 4], ff, gg);
-        for h in 0..SIDE {
-            scalar(SIDE * j + h);
+    sm3_sixteen_rounds!(0, false, round);
+    for group in 1..4 {
+        sm3_sixteen_rounds!(group, true, round);
+    }
+    if SIDE {
+        for (x, y) in side.iter_mut().zip(ss) {
+            *x ^= y;
         }
+        crate::wipe::u32s(&mut sw);
     }
     for ((row, vi), si) in state.iter_mut().zip(v).zip(s) {
         // SAFETY: each row is 64 writable bytes; the store has no alignment requirement.
         unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), _mm512_xor_si512(vi, si)) };
     }
     // The message words of the noise are secret: cleared before the frame is left.
-    crate::wipe::set(&mut w, [_mm512_setzero_si512(); 68]);
-    crate::wipe::u32s(sw.as_flattened_mut());
+    crate::wipe::set(&mut w, [_mm512_setzero_si512(); 16]);
 }
 
 #[cfg(test)]
@@ -296,7 +290,7 @@ mod tests {
             core::array::from_fn(|l| padded_counter_block(l as u32, &[&seed, &[l as u8, 9]]));
         let data: Vec<u8> = (0..1000u32).map(|i| (i * 31 % 251) as u8).collect();
         for len in [0usize, 55, 56, 119, 120, 500, 896, 1000] {
-            for per_call in 0..=2 {
+            for per_call in 0..=1 {
                 let input = &data[..len];
                 let total = sm3_hash_blocks(len);
                 let mut side = IV;
@@ -307,7 +301,7 @@ mod tests {
                         *row = [iv; 16];
                     }
                     let n = per_call.min(total - step);
-                    let mut sb = [[0u8; BLOCK]; 2];
+                    let mut sb = [[0u8; BLOCK]; 1];
                     for (h, b) in sb[..n].iter_mut().enumerate() {
                         sm3_hash_block(input, step + h, b);
                     }

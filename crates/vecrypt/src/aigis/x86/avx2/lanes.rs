@@ -219,8 +219,8 @@ macro_rules! sm3_lanes {
         /// hashes[i].0)`, each hash one lane for its whole length, started first so that
         /// the counter blocks fill the other lanes around them; hashes longer than
         /// `max_hash_blocks` blocks are left to the caller, except `hashes[side]`, which
-        /// advances two blocks a call on the scalar units beside the lanes (`$compress`
-        /// takes them) and is finished on the scalar code if the lanes finish first.
+        /// advances one block a call on the scalar units beside the lanes (`$compress`
+        /// takes it) and is finished on the scalar code if the lanes finish first.
         #[kernel($kernel)]
         pub fn sm3_tasks(
             templates: &[[u8; $crate::aigis::x86::sm3::BLOCK]],
@@ -241,7 +241,7 @@ macro_rules! sm3_lanes {
             let mut side_v = IV;
             let mut side_step = 0;
             let side_total = side.map_or(0, |i| sm3_hash_blocks(hashes[i].0.len()));
-            let mut side_blocks = [[0u8; BLOCK]; 2];
+            let mut side_blocks = [[0u8; BLOCK]; 1];
             while t < counts.len() && counts[t] == 0 {
                 t += 1;
             }
@@ -293,7 +293,7 @@ macro_rules! sm3_lanes {
                 if !busy {
                     break;
                 }
-                let beside = (side_total - side_step).min(2);
+                let beside = (side_total - side_step).min(1);
                 if let Some(i) = side {
                     for (h, b) in side_blocks[..beside].iter_mut().enumerate() {
                         sm3_hash_block(hashes[i].0, side_step + h, b);
