@@ -9,22 +9,36 @@ pub(super) const POLY: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 
 
 macro_rules! vaes_gcm {
     ($k:ident) => {
-        /// Adds the carry-less product of `x` and `p` (lane by lane, Karatsuba-free: four
-        /// products) into the unreduced sums `lo`, `mid` and `hi`.
+        /// Adds the carry-less product of `x` and the powers of H read at `off` bytes into
+        /// `table` (lane by lane) into the unreduced sums `lo`, `mid` and `hi`. With
+        /// `GCM_KARATSUBA`, three products: the halves' products and that of the halves'
+        /// XORs by the power's Karatsuba key (`mid` then lacks `lo ^ hi`, added once by
+        /// [`ghash_reduce`]); else the four products of the schoolbook.
         #[kernel($k)]
         #[inline]
-        fn ghash_multiply(x: V, p: V, sums: &mut [V; 3]) {
+        fn ghash_multiply(x: V, table: &[u8], off: usize, sums: &mut [V; 3]) {
+            let p = ld(table, off);
             sums[0] = xor(sums[0], clmul::<0x00>(x, p));
-            sums[1] = xor(sums[1], xor(clmul::<0x01>(x, p), clmul::<0x10>(x, p)));
             sums[2] = xor(sums[2], clmul::<0x11>(x, p));
+            if GCM_KARATSUBA {
+                let pk = ld(table, 16 * KARATSUBA + off);
+                sums[1] = xor(sums[1], clmul::<0x00>(xor(x, swap_halves(x)), pk));
+            } else {
+                sums[1] = xor(sums[1], xor(clmul::<0x01>(x, p), clmul::<0x10>(x, p)));
+            }
         }
 
         /// Reduces the unreduced sums on every lane at once, then adds the lanes up.
         #[kernel($k)]
         #[inline]
         fn ghash_reduce(sums: &[V; 3]) -> __m128i {
-            let low = xor(sums[0], lane_shl8(sums[1]));
-            let high = xor(sums[2], lane_shr8(sums[1]));
+            let mid = if GCM_KARATSUBA {
+                xor(sums[1], xor(sums[0], sums[2]))
+            } else {
+                sums[1]
+            };
+            let low = xor(sums[0], lane_shl8(mid));
+            let high = xor(sums[2], lane_shr8(mid));
             let poly = bcast(&POLY);
             let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
             let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
@@ -44,59 +58,90 @@ macro_rules! vaes_gcm {
                 if u == 0 {
                     x = xor(x, zext(s));
                 }
-                ghash_multiply(x, ld(powers, first + u * BYTES), &mut sums);
+                ghash_multiply(x, powers, first + u * BYTES, &mut sums);
             }
             ghash_reduce(&sums)
         }
 
-        /// Encrypts the counter registers `ks` while GHASHing a full batch `c` into `s`: the
-        /// multiplication of register `u` of `c` is placed after AES round `u + 1`, so the
-        /// carry-less multiplier and the AES unit work side by side. Returns the new state.
+        /// Multiplies the `n`-th register hashed in a batch into `sums`: register
+        /// `(n + 1) % GCM_REGS` of the batch `c`, the one that carries the state `s` last.
         #[kernel($k)]
         #[inline]
-        fn encrypt_while_hashing<const NR: usize>(
+        fn hash_nth(
+            sums: &mut [V; 3],
+            raw: V,
+            n: usize,
+            s: __m128i,
+            powers: &[u8],
+            first: usize,
+            rev: V,
+        ) {
+            let u = (n + 1) % GCM_REGS;
+            let mut x = shuf(raw, rev);
+            if u == 0 {
+                x = xor(x, zext(s));
+            }
+            ghash_multiply(x, powers, first + u * BYTES, sums);
+        }
+
+        /// AES round `r` (if the key size has it) of the counter registers `ks`, then the
+        /// multiplication of the `r - 1`-th register hashed, `next`, and the pin that keeps
+        /// them together; `next` becomes the register hashed after it.
+        #[kernel($k)]
+        #[inline]
+        fn round_and_hash<const NR: usize>(
+            r: usize,
             k: &[V; 15],
             ks: &mut [V; GCM_REGS],
+            sums: &mut [V; 3],
+            next: &mut V,
             c: &[V; GCM_REGS],
             s: __m128i,
             powers: &[u8],
             first: usize,
             rev: V,
-        ) -> __m128i {
-            let mut sums = [zero(); 3];
-            let mut hashed = 0;
-            for x in ks.iter_mut() {
-                *x = xor(*x, k[0]);
-            }
-            for key in &k[1..NR] {
+        ) {
+            if r < NR {
                 for x in ks.iter_mut() {
-                    *x = enc(*x, *key);
+                    *x = enc(*x, k[r]);
                 }
-                if hashed < GCM_REGS {
-                    let mut x = shuf(c[hashed], rev);
-                    if hashed == 0 {
-                        x = xor(x, zext(s));
-                    }
-                    ghash_multiply(x, ld(powers, first + hashed * BYTES), &mut sums);
-                    hashed += 1;
+                let n = r - 1;
+                if n < GCM_REGS {
+                    hash_nth(sums, *next, n, s, powers, first, rev);
+                    *next = c[(n + 2) % GCM_REGS];
                 }
+                gcm_pin(ks, sums, next);
             }
-            while hashed < GCM_REGS {
-                let x = shuf(c[hashed], rev);
-                ghash_multiply(x, ld(powers, first + hashed * BYTES), &mut sums);
-                hashed += 1;
+        }
+
+        /// The counter registers of one batch. `base` holds the batch's first counters in
+        /// the little-endian form of [`lane_counts`]; `low` is the low byte of the batch's
+        /// first counter (public). When no counter of the batch carries out of its low
+        /// byte, one byte reversal serves the whole batch: the later registers add their
+        /// offsets to the last byte of the big-endian block, `be_steps`. Otherwise each
+        /// register is added and reversed on its own.
+        #[kernel($k)]
+        #[inline]
+        fn batch_counters(
+            base: V,
+            low: usize,
+            offsets: &[V; GCM_REGS],
+            be_steps: &[V; GCM_REGS],
+            rev: V,
+        ) -> [V; GCM_REGS] {
+            if low + GCM_REGS * LANES <= 256 {
+                let first = shuf(base, rev);
+                core::array::from_fn(|u| add32(first, be_steps[u]))
+            } else {
+                core::array::from_fn(|u| shuf(add32(base, offsets[u]), rev))
             }
-            for x in ks.iter_mut() {
-                *x = enclast(*x, k[NR]);
-            }
-            ghash_reduce(&sums)
         }
 
         /// GCM over whole blocks: CTR with a 32-bit counter from `counter` and GHASH of the
         /// ciphertext into `acc`, in one pass; `GCM_REGS` registers of blocks per reduction.
         /// Decryption hashes a batch while decrypting it (its ciphertext is already there);
-        /// encryption hashes the previous batch's ciphertext, still in registers, while
-        /// encrypting the next, so neither waits for the other.
+        /// encryption hashes the previous batch's ciphertext, read back from the buffer,
+        /// while encrypting the next, so neither waits for the other.
         #[kernel($k)]
         fn gcm<const NR: usize, const DECRYPT: bool>(
             keys: &[[u8; 16]; 15],
@@ -106,6 +151,7 @@ macro_rules! vaes_gcm {
             buf: &mut [u8],
         ) {
             const BATCH: usize = GCM_REGS * LANES;
+            const BATCH_BYTES: usize = GCM_REGS * BYTES;
             let k = round_keys(keys);
             // The mask is opaque to the optimiser: seeing a constant byte reversal of loaded
             // data, it once rebuilt each register from scalar loads and 64 byte inserts.
@@ -114,49 +160,101 @@ macro_rules! vaes_gcm {
             let full_batch_first = 16 * (MAX_BATCH - BATCH);
             let mut s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
             let mut base = add32(shuf(bcast(counter), rev), lane_counts(0));
+            let mut low = usize::from(counter[15]);
             let offsets: [V; GCM_REGS] =
                 core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64));
+            let be_steps: [V; GCM_REGS] = core::array::from_fn(|u| {
+                let mut block = [0u8; 16];
+                block[15] = (u * LANES) as u8;
+                bcast(&block)
+            });
             let step_wide = lane_counts_flat(BATCH as u64);
             let step_one = lane_counts_flat(LANES as u64);
-            let mut pending: Option<[V; GCM_REGS]> = None;
-            let mut wide = buf.chunks_exact_mut(BYTES * GCM_REGS);
-            for chunk in &mut wide {
-                let mut ks: [V; GCM_REGS] =
-                    core::array::from_fn(|u| shuf(add32(base, offsets[u]), rev));
+            let mut wide = buf.chunks_exact_mut(BATCH_BYTES);
+            // Encryption hashes each batch's ciphertext while encrypting the next: the first
+            // batch is only encrypted, the last only hashed.
+            let mut previous = [zero(); GCM_REGS];
+            let mut any = false;
+            if !DECRYPT && let Some(chunk) = wide.next() {
+                let mut ks = batch_counters(base, low, &offsets, &be_steps, rev);
                 base = add32(base, step_wide);
+                low = (low + BATCH) % 256;
+                encrypt_n::<NR, GCM_REGS>(&k, &mut ks);
+                for (u, x) in ks.iter().enumerate() {
+                    previous[u] = xor(*x, ld(chunk, u * BYTES));
+                    st(chunk, u * BYTES, previous[u]);
+                }
+                any = true;
+            }
+            for chunk in &mut wide {
+                let mut ks = batch_counters(base, low, &offsets, &be_steps, rev);
+                base = add32(base, step_wide);
+                low = (low + BATCH) % 256;
                 let input: [V; GCM_REGS] = core::array::from_fn(|u| ld(chunk, u * BYTES));
-                if DECRYPT {
-                    s = encrypt_while_hashing::<NR>(
-                        &k,
-                        &mut ks,
-                        &input,
-                        s,
-                        table,
-                        full_batch_first,
-                        rev,
-                    );
-                } else if let Some(previous) = pending {
-                    s = encrypt_while_hashing::<NR>(
-                        &k,
-                        &mut ks,
-                        &previous,
-                        s,
-                        table,
-                        full_batch_first,
-                        rev,
-                    );
-                } else {
-                    encrypt_n::<NR, GCM_REGS>(&k, &mut ks);
+                let c = if DECRYPT { input } else { previous };
+                // One register's multiplications after each AES round, the register that
+                // carries the state `s` last, so that the reduction of the batch before has
+                // the most time to finish; the pins of `round_and_hash` hold this order in
+                // the generated code. The rounds are written out with literal indices: a
+                // loop over them is not unrolled once they carry the pins.
+                let first = full_batch_first;
+                let mut sums = [zero(); 3];
+                for x in ks.iter_mut() {
+                    *x = xor(*x, k[0]);
                 }
-                let out: [V; GCM_REGS] = core::array::from_fn(|u| xor(ks[u], input[u]));
-                for (u, v) in out.iter().enumerate() {
-                    st(chunk, u * BYTES, *v);
+                let mut next = c[1 % GCM_REGS];
+                round_and_hash::<NR>(
+                    1, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    2, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    3, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    4, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    5, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    6, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    7, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    8, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    9, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    10, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    11, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    12, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                round_and_hash::<NR>(
+                    13, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
+                );
+                for n in NR - 1..GCM_REGS {
+                    hash_nth(&mut sums, c[(n + 1) % GCM_REGS], n, s, table, first, rev);
                 }
-                if !DECRYPT {
-                    pending = Some(out);
+                for x in ks.iter_mut() {
+                    *x = enclast(*x, k[NR]);
+                }
+                s = ghash_reduce(&sums);
+                for (u, x) in ks.iter().enumerate() {
+                    previous[u] = xor(*x, input[u]);
+                    st(chunk, u * BYTES, previous[u]);
                 }
             }
-            if let Some(previous) = pending {
+            if !DECRYPT && any {
                 s = ghash_regs(s, &previous, table, full_batch_first, rev);
             }
             let rest = wide.into_remainder();

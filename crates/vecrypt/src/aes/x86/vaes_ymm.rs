@@ -8,7 +8,7 @@ use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
 use crate::aes::common::{CounterWidth, RoundKeys};
-use crate::aes::ghash::{MAX_BATCH, POWERS};
+use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS};
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
 
@@ -22,6 +22,9 @@ const MAX_REGS: usize = 8;
 const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 16 blocks.
 const GCM_REGS: usize = 8;
+/// Whether GHASH multiplies by Karatsuba (three carry-less products per block, the third
+/// on the halves\' XORs) rather than the schoolbook\'s four.
+const GCM_KARATSUBA: bool = true;
 
 #[kernel(AES_VAES256)]
 #[inline]
@@ -206,6 +209,36 @@ fn lane_shr8(v: V) -> V {
 #[inline]
 fn swap_halves(v: V) -> V {
     _mm256_shuffle_epi32::<78>(v)
+}
+
+/// Makes the counter registers of a GCM batch, the GHASH sums and the next register to
+/// hash outputs of one point in the code: placed after each AES round, it keeps the compiler
+/// from gathering the carry-less multiplications of a batch in one place, away from the AES
+/// rounds they are meant to run beside.
+#[kernel(AES_VAES256)]
+#[inline]
+fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut V) {
+    let [a, b, c, d, e, f, g, h] = ks;
+    let [lo, mid, hi] = sums;
+    // SAFETY: the assembly is empty; it only marks the twelve registers as read and written.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} */",
+            inout(ymm_reg) * a,
+            inout(ymm_reg) * b,
+            inout(ymm_reg) * c,
+            inout(ymm_reg) * d,
+            inout(ymm_reg) * e,
+            inout(ymm_reg) * f,
+            inout(ymm_reg) * g,
+            inout(ymm_reg) * h,
+            inout(ymm_reg) * lo,
+            inout(ymm_reg) * mid,
+            inout(ymm_reg) * hi,
+            inout(ymm_reg) * next,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
 }
 
 /// The type of the shift counts of this width's shift intrinsics.

@@ -24,7 +24,7 @@ use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
 use crate::aes::common::{CounterWidth, RoundKeys};
-use crate::aes::ghash::{MAX_BATCH, POWERS};
+use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS};
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
 
@@ -38,6 +38,9 @@ const MAX_REGS: usize = 4;
 const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 32 blocks.
 const GCM_REGS: usize = 8;
+/// Whether GHASH multiplies by Karatsuba (three carry-less products per block, the third
+/// on the halves\' XORs) rather than the schoolbook\'s four.
+const GCM_KARATSUBA: bool = true;
 
 #[kernel(AES_VAES512)]
 #[inline]
@@ -226,6 +229,36 @@ fn swap_halves(v: V) -> V {
     _mm512_shuffle_epi32::<78>(v)
 }
 
+/// Makes the counter registers of a GCM batch, the GHASH sums and the next register to
+/// hash outputs of one point in the code: placed after each AES round, it keeps the compiler
+/// from gathering the carry-less multiplications of a batch in one place, away from the AES
+/// rounds they are meant to run beside.
+#[kernel(AES_VAES512)]
+#[inline]
+fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut V) {
+    let [a, b, c, d, e, f, g, h] = ks;
+    let [lo, mid, hi] = sums;
+    // SAFETY: the assembly is empty; it only marks the twelve registers as read and written.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} */",
+            inout(zmm_reg) * a,
+            inout(zmm_reg) * b,
+            inout(zmm_reg) * c,
+            inout(zmm_reg) * d,
+            inout(zmm_reg) * e,
+            inout(zmm_reg) * f,
+            inout(zmm_reg) * g,
+            inout(zmm_reg) * h,
+            inout(zmm_reg) * lo,
+            inout(zmm_reg) * mid,
+            inout(zmm_reg) * hi,
+            inout(zmm_reg) * next,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+}
+
 /// The type of the shift counts of this width's shift intrinsics.
 type Shift = u32;
 
@@ -354,7 +387,7 @@ fn gcm_short_kernel<const NR: usize, const DECRYPT: bool>(
     let first = 16 * (MAX_BATCH - total);
     let mut sums = [zero(); 3];
     if !aad.is_empty() {
-        ghash_multiply(shuf(ld_bytes(aad, 0), rev), ld(table, first), &mut sums);
+        ghash_multiply(shuf(ld_bytes(aad, 0), rev), table, first, &mut sums);
     }
     for (u, key) in ks.iter().enumerate() {
         let off = u * BYTES;
@@ -364,11 +397,11 @@ fn gcm_short_kernel<const NR: usize, const DECRYPT: bool>(
         let input = ld_bytes(buf, off);
         let out = st_bytes(buf, off, xor(input, *key));
         let c = if DECRYPT { input } else { out };
-        let p = ld(table, first + 16 * (aad_blocks + u * LANES));
-        ghash_multiply(shuf(c, rev), p, &mut sums);
+        let p = first + 16 * (aad_blocks + u * LANES);
+        ghash_multiply(shuf(c, rev), table, p, &mut sums);
     }
     let lengths = _mm_set_epi64x((8 * aad.len() as u64) as i64, (8 * buf.len() as u64) as i64);
-    ghash_multiply(zext(lengths), ld(table, 16 * (MAX_BATCH - 1)), &mut sums);
+    ghash_multiply(zext(lengths), table, 16 * (MAX_BATCH - 1), &mut sums);
     let s = ghash_reduce(&sums);
     let mut tag = [0u8; 16];
     xmm_store(
