@@ -10,33 +10,46 @@ pub(super) const POLY: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 
 macro_rules! vaes_gcm {
     ($k:ident) => {
         /// Adds the carry-less product of `x` and the powers of H read at `off` bytes into
-        /// `table` (lane by lane) into the unreduced sums `lo`, `mid` and `hi`. With
-        /// `GCM_KARATSUBA`, three products: the halves' products and that of the halves'
-        /// XORs by the power's Karatsuba key (`mid` then lacks `lo ^ hi`, added once by
-        /// [`ghash_reduce`]); else the four products of the schoolbook.
+        /// `table` (lane by lane) into the unreduced sums `lo`, `mid` and `hi`, by Karatsuba:
+        /// three products, the halves' and that of the halves' XORs by the power's Karatsuba
+        /// key (`mid` then lacks `lo ^ hi`, added once by [`ghash_reduce`]).
         #[kernel($k)]
         #[inline]
         fn ghash_multiply(x: V, table: &[u8], off: usize, sums: &mut [V; 3]) {
             let p = ld(table, off);
+            let pk = ld(table, 16 * KARATSUBA + off);
             sums[0] = xor(sums[0], clmul::<0x00>(x, p));
             sums[2] = xor(sums[2], clmul::<0x11>(x, p));
-            if GCM_KARATSUBA {
-                let pk = ld(table, 16 * KARATSUBA + off);
-                sums[1] = xor(sums[1], clmul::<0x00>(xor(x, swap_halves(x)), pk));
-            } else {
-                sums[1] = xor(sums[1], xor(clmul::<0x01>(x, p), clmul::<0x10>(x, p)));
-            }
+            sums[1] = xor(sums[1], clmul::<0x00>(xor(x, swap_halves(x)), pk));
+        }
+
+        /// [`ghash_multiply`] of two registers `x` and `y` with their powers `p` and `q`:
+        /// the halves' XORs of both go into one register, `[x.lo ^ x.hi, y.lo ^ y.hi]` per
+        /// lane, multiplied by `keys`, their Karatsuba keys side by side (see
+        /// [`pair_keys`]); each sum takes both registers' products in one three-way XOR.
+        #[kernel($k)]
+        #[inline]
+        fn ghash_multiply_pair(x: V, y: V, p: V, q: V, keys: V, sums: &mut [V; 3]) {
+            let t = xor(unpack_lo(x, y), unpack_hi(x, y));
+            sums[0] = xor3(sums[0], clmul::<0x00>(x, p), clmul::<0x00>(y, q));
+            sums[2] = xor3(sums[2], clmul::<0x11>(x, p), clmul::<0x11>(y, q));
+            sums[1] = xor3(sums[1], clmul::<0x00>(t, keys), clmul::<0x11>(t, keys));
+        }
+
+        /// The Karatsuba keys of the powers at `a` and `b` bytes into `table`, side by side in
+        /// each lane, for [`ghash_multiply_pair`].
+        #[kernel($k)]
+        #[inline]
+        fn pair_keys(table: &[u8], a: usize, b: usize) -> V {
+            let k = 16 * KARATSUBA;
+            unpack_lo(ld(table, k + a), ld(table, k + b))
         }
 
         /// Reduces the unreduced sums on every lane at once, then adds the lanes up.
         #[kernel($k)]
         #[inline]
         fn ghash_reduce(sums: &[V; 3]) -> __m128i {
-            let mid = if GCM_KARATSUBA {
-                xor(sums[1], xor(sums[0], sums[2]))
-            } else {
-                sums[1]
-            };
+            let mid = xor3(sums[1], sums[0], sums[2]);
             let low = xor(sums[0], lane_shl8(mid));
             let high = xor(sums[2], lane_shr8(mid));
             let poly = bcast(&POLY);
@@ -63,30 +76,41 @@ macro_rules! vaes_gcm {
             ghash_reduce(&sums)
         }
 
-        /// Multiplies the `n`-th register hashed in a batch into `sums`: register
-        /// `(n + 1) % GCM_REGS` of the batch `c`, the one that carries the state `s` last.
+        /// Multiplies pair `p` of the batch `raw` (GCM byte order) into `sums`: registers
+        /// `2p + 1` and `2p + 2` (mod `GCM_REGS`), so that register 0, which carries the state
+        /// `s`, goes with the last pair.
         #[kernel($k)]
         #[inline]
-        fn hash_nth(
+        fn hash_pair(
             sums: &mut [V; 3],
-            raw: V,
-            n: usize,
+            raw: [V; 2],
+            p: usize,
             s: __m128i,
-            powers: &[u8],
-            first: usize,
+            powers: &[V; GCM_REGS],
+            keys: &[V; GCM_REGS / 2],
             rev: V,
         ) {
-            let u = (n + 1) % GCM_REGS;
-            let mut x = shuf(raw, rev);
-            if u == 0 {
-                x = xor(x, zext(s));
+            let u = 2 * p + 1;
+            let v = (2 * p + 2) % GCM_REGS;
+            let x = shuf(raw[0], rev);
+            let mut y = shuf(raw[1], rev);
+            if v == 0 {
+                y = xor(y, zext(s));
             }
-            ghash_multiply(x, powers, first + u * BYTES, sums);
+            ghash_multiply_pair(x, y, powers[u], powers[v], keys[p], sums);
         }
 
-        /// AES round `r` (if the key size has it) of the counter registers `ks`, then the
-        /// multiplication of the `r - 1`-th register hashed, `next`, and the pin that keeps
-        /// them together; `next` becomes the register hashed after it.
+        /// The two registers of pair `p` of `c` (see [`hash_pair`]).
+        #[kernel($k)]
+        #[inline]
+        fn pair_of(c: &[V; GCM_REGS], p: usize) -> [V; 2] {
+            [c[(2 * p + 1) % GCM_REGS], c[(2 * p + 2) % GCM_REGS]]
+        }
+
+        /// AES round `r` (if the key size has it) of the counter registers `ks`; after
+        /// every `GCM_SPACING::<NR>()`-th round, the multiplication of the next pair of
+        /// registers of the batch, `next`, then the pin that keeps them together; `next`
+        /// becomes the pair after it.
         #[kernel($k)]
         #[inline]
         fn round_and_hash<const NR: usize>(
@@ -94,24 +118,32 @@ macro_rules! vaes_gcm {
             k: &[V; 15],
             ks: &mut [V; GCM_REGS],
             sums: &mut [V; 3],
-            next: &mut V,
+            next: &mut [V; 2],
             c: &[V; GCM_REGS],
             s: __m128i,
-            powers: &[u8],
-            first: usize,
+            powers: &[V; GCM_REGS],
+            keys: &[V; GCM_REGS / 2],
             rev: V,
         ) {
             if r < NR {
                 for x in ks.iter_mut() {
                     *x = enc(*x, k[r]);
                 }
-                let n = r - 1;
-                if n < GCM_REGS {
-                    hash_nth(sums, *next, n, s, powers, first, rev);
-                    *next = c[(n + 2) % GCM_REGS];
+                let spacing = pair_spacing(NR);
+                if (r - 1) % spacing == 0 && (r - 1) / spacing < GCM_REGS / 2 {
+                    let p = (r - 1) / spacing;
+                    hash_pair(sums, *next, p, s, powers, keys, rev);
+                    *next = pair_of(c, (p + 1) % (GCM_REGS / 2));
                 }
                 gcm_pin(ks, sums, next);
             }
+        }
+
+        /// Rounds between the pairs of registers hashed in a batch: the pairs spread over the
+        /// AES rounds of the key size.
+        const fn pair_spacing(nr: usize) -> usize {
+            let s = (nr - 2) / (GCM_REGS / 2);
+            if s == 0 { 1 } else { s }
         }
 
         /// The counter registers of one batch. `base` holds the batch's first counters in
@@ -170,6 +202,17 @@ macro_rules! vaes_gcm {
             });
             let step_wide = lane_counts_flat(BATCH as u64);
             let step_one = lane_counts_flat(LANES as u64);
+            let pw: [V; GCM_REGS] =
+                core::array::from_fn(|u| ld(table, full_batch_first + u * BYTES));
+            let pk: [V; GCM_REGS / 2] = core::array::from_fn(|p| {
+                let u = 2 * p + 1;
+                let v = (2 * p + 2) % GCM_REGS;
+                pair_keys(
+                    table,
+                    full_batch_first + u * BYTES,
+                    full_batch_first + v * BYTES,
+                )
+            });
             let mut wide = buf.chunks_exact_mut(BATCH_BYTES);
             // Encryption hashes each batch's ciphertext while encrypting the next: the first
             // batch is only encrypted, the last only hashed.
@@ -192,58 +235,32 @@ macro_rules! vaes_gcm {
                 low = (low + BATCH) % 256;
                 let input: [V; GCM_REGS] = core::array::from_fn(|u| ld(chunk, u * BYTES));
                 let c = if DECRYPT { input } else { previous };
-                // One register's multiplications after each AES round, the register that
-                // carries the state `s` last, so that the reduction of the batch before has
-                // the most time to finish; the pins of `round_and_hash` hold this order in
-                // the generated code. The rounds are written out with literal indices: a
-                // loop over them is not unrolled once they carry the pins.
-                let first = full_batch_first;
+                // Two registers' multiplications after every few AES rounds, the pair with
+                // the register that carries the state `s` last, so that the reduction of the
+                // batch before has the most time to finish; the pins of `round_and_hash` hold
+                // this order in the generated code. The rounds are written out with literal
+                // indices: a loop over them is not unrolled once they carry the pins.
                 let mut sums = [zero(); 3];
                 for x in ks.iter_mut() {
                     *x = xor(*x, k[0]);
                 }
-                let mut next = c[1 % GCM_REGS];
-                round_and_hash::<NR>(
-                    1, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    2, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    3, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    4, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    5, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    6, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    7, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    8, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    9, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    10, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    11, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    12, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                round_and_hash::<NR>(
-                    13, &k, &mut ks, &mut sums, &mut next, &c, s, table, first, rev,
-                );
-                for n in NR - 1..GCM_REGS {
-                    hash_nth(&mut sums, c[(n + 1) % GCM_REGS], n, s, table, first, rev);
+                let mut next = pair_of(&c, 0);
+                round_and_hash::<NR>(1, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(2, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(3, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(4, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(5, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(6, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(7, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(8, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(9, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(10, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(11, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(12, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                round_and_hash::<NR>(13, &k, &mut ks, &mut sums, &mut next, &c, s, &pw, &pk, rev);
+                let spacing = pair_spacing(NR);
+                for p in (NR - 2) / spacing + 1..GCM_REGS / 2 {
+                    hash_pair(&mut sums, pair_of(&c, p), p, s, &pw, &pk, rev);
                 }
                 for x in ks.iter_mut() {
                     *x = enclast(*x, k[NR]);

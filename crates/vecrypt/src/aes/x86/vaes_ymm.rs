@@ -22,9 +22,6 @@ const MAX_REGS: usize = 8;
 const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 16 blocks.
 const GCM_REGS: usize = 8;
-/// Whether GHASH multiplies by Karatsuba (three carry-less products per block, the third
-/// on the halves\' XORs) rather than the schoolbook\'s four.
-const GCM_KARATSUBA: bool = true;
 
 #[kernel(AES_VAES256)]
 #[inline]
@@ -185,6 +182,26 @@ fn clmul<const IMM: i32>(a: V, b: V) -> V {
     _mm256_clmulepi64_epi128::<IMM>(a, b)
 }
 
+#[kernel(AES_VAES256)]
+#[inline]
+fn xor3(a: V, b: V, c: V) -> V {
+    xor(xor(a, b), c)
+}
+
+/// The low 64-bit halves of each lane of `a` and `b`: `[a.lo, b.lo]` per lane.
+#[kernel(AES_VAES256)]
+#[inline]
+fn unpack_lo(a: V, b: V) -> V {
+    _mm256_unpacklo_epi64(a, b)
+}
+
+/// The high 64-bit halves of each lane of `a` and `b`: `[a.hi, b.hi]` per lane.
+#[kernel(AES_VAES256)]
+#[inline]
+fn unpack_hi(a: V, b: V) -> V {
+    _mm256_unpackhi_epi64(a, b)
+}
+
 /// XOR of the two lanes.
 #[kernel(AES_VAES256)]
 #[inline]
@@ -211,19 +228,20 @@ fn swap_halves(v: V) -> V {
     _mm256_shuffle_epi32::<78>(v)
 }
 
-/// Makes the counter registers of a GCM batch, the GHASH sums and the next register to
-/// hash outputs of one point in the code: placed after each AES round, it keeps the compiler
+/// Makes the counter registers of a GCM batch, the GHASH sums and the next two registers
+/// to hash outputs of one point in the code: placed after each AES round, it keeps the compiler
 /// from gathering the carry-less multiplications of a batch in one place, away from the AES
 /// rounds they are meant to run beside.
 #[kernel(AES_VAES256)]
 #[inline]
-fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut V) {
+fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut [V; 2]) {
     let [a, b, c, d, e, f, g, h] = ks;
     let [lo, mid, hi] = sums;
-    // SAFETY: the assembly is empty; it only marks the twelve registers as read and written.
+    let [n0, n1] = next;
+    // SAFETY: the assembly is empty; it only marks the thirteen registers as read and written.
     unsafe {
         core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} */",
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} */",
             inout(ymm_reg) * a,
             inout(ymm_reg) * b,
             inout(ymm_reg) * c,
@@ -235,7 +253,8 @@ fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut V) {
             inout(ymm_reg) * lo,
             inout(ymm_reg) * mid,
             inout(ymm_reg) * hi,
-            inout(ymm_reg) * next,
+            inout(ymm_reg) * n0,
+            inout(ymm_reg) * n1,
             options(pure, nomem, nostack, preserves_flags)
         );
     }

@@ -38,9 +38,6 @@ const MAX_REGS: usize = 4;
 const XTS_REGS: usize = 8;
 /// Registers of blocks per GHASH reduction in GCM: 32 blocks.
 const GCM_REGS: usize = 8;
-/// Whether GHASH multiplies by Karatsuba (three carry-less products per block, the third
-/// on the halves\' XORs) rather than the schoolbook\'s four.
-const GCM_KARATSUBA: bool = true;
 
 #[kernel(AES_VAES512)]
 #[inline]
@@ -200,6 +197,26 @@ fn clmul<const IMM: i32>(a: V, b: V) -> V {
     _mm512_clmulepi64_epi128::<IMM>(a, b)
 }
 
+#[kernel(AES_VAES512)]
+#[inline]
+fn xor3(a: V, b: V, c: V) -> V {
+    _mm512_ternarylogic_epi64::<0x96>(a, b, c)
+}
+
+/// The low 64-bit halves of each lane of `a` and `b`: `[a.lo, b.lo]` per lane.
+#[kernel(AES_VAES512)]
+#[inline]
+fn unpack_lo(a: V, b: V) -> V {
+    _mm512_unpacklo_epi64(a, b)
+}
+
+/// The high 64-bit halves of each lane of `a` and `b`: `[a.hi, b.hi]` per lane.
+#[kernel(AES_VAES512)]
+#[inline]
+fn unpack_hi(a: V, b: V) -> V {
+    _mm512_unpackhi_epi64(a, b)
+}
+
 /// XOR of the four lanes.
 #[kernel(AES_VAES512)]
 #[inline]
@@ -229,19 +246,20 @@ fn swap_halves(v: V) -> V {
     _mm512_shuffle_epi32::<78>(v)
 }
 
-/// Makes the counter registers of a GCM batch, the GHASH sums and the next register to
-/// hash outputs of one point in the code: placed after each AES round, it keeps the compiler
+/// Makes the counter registers of a GCM batch, the GHASH sums and the next two registers
+/// to hash outputs of one point in the code: placed after each AES round, it keeps the compiler
 /// from gathering the carry-less multiplications of a batch in one place, away from the AES
 /// rounds they are meant to run beside.
 #[kernel(AES_VAES512)]
 #[inline]
-fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut V) {
+fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut [V; 2]) {
     let [a, b, c, d, e, f, g, h] = ks;
     let [lo, mid, hi] = sums;
-    // SAFETY: the assembly is empty; it only marks the twelve registers as read and written.
+    let [n0, n1] = next;
+    // SAFETY: the assembly is empty; it only marks the thirteen registers as read and written.
     unsafe {
         core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} */",
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} */",
             inout(zmm_reg) * a,
             inout(zmm_reg) * b,
             inout(zmm_reg) * c,
@@ -253,7 +271,8 @@ fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut V) {
             inout(zmm_reg) * lo,
             inout(zmm_reg) * mid,
             inout(zmm_reg) * hi,
-            inout(zmm_reg) * next,
+            inout(zmm_reg) * n0,
+            inout(zmm_reg) * n1,
             options(pure, nomem, nostack, preserves_flags)
         );
     }
