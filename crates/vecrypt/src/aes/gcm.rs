@@ -7,12 +7,12 @@
 //! 7.1 defines. An empty nonce, or one longer than GHASH can count, is refused with
 //! [`Error::NonceLength`].
 //!
-//! On VAES machines CTR and GHASH run in one pass over the data, sixteen blocks per GHASH
-//! reduction; on the `vaes512` backend short messages (up to 256 bytes, with up to 64 bytes
-//! of associated data) take one kernel call instead, that encrypts every counter block and
-//! the tag mask together and hashes the whole message with one reduction. Decryption checks
-//! the tag in constant time and, when it does not match, restores the ciphertext so that no
-//! unauthenticated plaintext is released.
+//! On VAES machines CTR and GHASH run in one pass over the data, 16 (ymm) or 32 (zmm) blocks
+//! per GHASH reduction; on the `vaes512` backend short messages (up to 256 bytes, with up to
+//! 64 bytes of associated data) take one kernel call instead, that encrypts every counter
+//! block and the tag mask together and hashes the whole message with one reduction.
+//! Decryption checks the tag in constant time and, when it does not match, restores the
+//! ciphertext so that no unauthenticated plaintext is released.
 //!
 //! ```
 //! use vecrypt::aes::Aes128Gcm;

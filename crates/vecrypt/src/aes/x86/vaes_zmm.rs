@@ -17,6 +17,12 @@
 //! (1.8x); 256 bytes in 47 ns against 77 ns; 512 bytes, past the limit, in 84 ns. The
 //! short kernel's time hardly grows with the length up to its limit: its AES rounds and
 //! its one GHASH reduction are latency-bound.
+//!
+//! The one-pass kernel's bound on Zen 5 is the four vector pipes (the port facts are in
+//! `vaes_gcm`): with AES-128, eight registers of 32 blocks per reduction need about 7.1
+//! cycles per register against CTR's 5, so at most about 0.70x CTR, 0.85x with AES-256.
+//! On 16 KiB messages it seals at 0.57x to 0.60x of CTR in the same process with AES-128
+//! (27.6 to 30.0 GB/s) and at 0.75x to 0.79x with AES-256 (24.6 to 26.4 GB/s).
 
 use core::arch::x86_64::*;
 
