@@ -7,12 +7,12 @@
 //! 7.1 defines. An empty nonce, or one longer than GHASH can count, is refused with
 //! [`Error::NonceLength`].
 //!
-//! On VAES machines CTR and GHASH run in one pass over the data, sixteen blocks per GHASH
-//! reduction; on the `vaes512` backend short messages (up to 256 bytes, with up to 64 bytes
-//! of associated data) take one kernel call instead, that encrypts every counter block and
-//! the tag mask together and hashes the whole message with one reduction. Decryption checks
-//! the tag in constant time and, when it does not match, restores the ciphertext so that no
-//! unauthenticated plaintext is released.
+//! On VAES machines CTR and GHASH run in one pass over the data, 16 (ymm) or 32 (zmm) blocks
+//! per GHASH reduction; on the `vaes512` backend short messages (up to 256 bytes, with up to
+//! 64 bytes of associated data) take one kernel call instead, that encrypts every counter
+//! block and the tag mask together and hashes the whole message with one reduction.
+//! Decryption checks the tag in constant time and, when it does not match, restores the
+//! ciphertext so that no unauthenticated plaintext is released.
 //!
 //! ```
 //! use vecrypt::aes::Aes128Gcm;
@@ -313,5 +313,61 @@ mod tests {
                 assert!(run(b, decrypt) == want, "{b} decrypt={decrypt}");
             }
         }
+    }
+
+    /// The one-pass kernels step the counter in its last byte while no counter of a batch
+    /// carries out of that byte, and add in 32 bits otherwise: start on both sides of every
+    /// batch size's limit (low bytes 0xe0 for 32 blocks, 0xf0 for 16) and of the 32-bit wrap,
+    /// over several batches and a tail, and compare every backend with the portable one.
+    fn low_byte_carries<K: KeySize>() {
+        let key: Vec<u8> = (0..K::KEY).map(|i| (i * 29 + 1) as u8).collect();
+        let data: Vec<u8> = (0..16 * (32 * 9 + 7)).map(|i| (i * 13 + 5) as u8).collect();
+        let starts = [
+            0x0000_0000u32,
+            0x0000_0001,
+            0x0000_00c0,
+            0x0000_00df,
+            0x0000_00e0,
+            0x0000_00e1,
+            0x0000_00ef,
+            0x0000_00f0,
+            0x0000_00f1,
+            0x0000_00fe,
+            0x0000_00ff,
+            0x1234_56f7,
+            0x00ff_ffe1,
+            0xffff_fedf,
+            0xffff_ffe0,
+            0xffff_ffff,
+        ];
+        for start in starts {
+            let mut counter = [0x3cu8; 16];
+            counter[12..].copy_from_slice(&start.to_be_bytes());
+            for len in [16 * 32 * 9, data.len()] {
+                let run = |backend: Backend, decrypt: bool| {
+                    let gcm = AesGcm::<K>::with_backend(&key, backend).unwrap();
+                    let mut acc = [0x42u8; 16];
+                    let mut buf = data[..len].to_vec();
+                    gcm.blocks(decrypt, &counter, &mut acc, &mut buf);
+                    (acc, buf)
+                };
+                for decrypt in [false, true] {
+                    let want = run(Backend::Soft, decrypt);
+                    for b in Aes::<K>::backends() {
+                        assert!(
+                            run(b, decrypt) == want,
+                            "{} {b} start={start:#x} len={len} decrypt={decrypt}",
+                            K::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_carry_out_of_the_low_counter_byte() {
+        low_byte_carries::<K128>();
+        low_byte_carries::<K256>();
     }
 }
