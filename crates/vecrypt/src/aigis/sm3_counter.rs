@@ -74,6 +74,10 @@ macro_rules! sm3_sixteen_rounds {
         $($round!(16 * $group + $i, $i, $late);)*
     };
 }
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports)
+)]
 pub(crate) use sm3_sixteen_rounds;
 
 /// T_j rotated left by j mod 32: the constant round `j` adds (public, read by round number).
@@ -150,6 +154,7 @@ fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
 }
 
 /// The 68 words W\[0..68\] of the message schedule of one block.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn sm3_schedule(block: &[u8; 64]) -> [u32; 68] {
     let mut w = [0u32; 68];
@@ -165,6 +170,7 @@ pub(crate) fn sm3_schedule(block: &[u8; 64]) -> [u32; 68] {
 }
 
 /// One compression: the chaining value `v` absorbs `block`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
     let mut w = [0u32; 16];
