@@ -80,6 +80,27 @@ macro_rules! sm3_sixteen_rounds {
 )]
 pub(crate) use sm3_sixteen_rounds;
 
+/// W\[j + 4\] of the message schedule written over W\[j - 12\] in slot `($i + 4) % 16` of
+/// the rolling window `$w`, for round j with `j % 16 == $i`, with the caller's `xor3` and
+/// `rotl!` for its register type: the expansion step of the lane kernels.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_macros)
+)]
+macro_rules! sm3_expand_window {
+    ($w:ident, $i:literal) => {{
+        let at = |k: usize| $w[($i + k) % 16];
+        let x = xor3(at(4), at(11), rotl!(at(1), 15));
+        let p1 = xor3(x, rotl!(x, 15), rotl!(x, 23));
+        $w[($i + 4) % 16] = xor3(p1, rotl!(at(7), 7), at(14));
+    }};
+}
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports)
+)]
+pub(crate) use sm3_expand_window;
+
 /// T_j rotated left by j mod 32: the constant round `j` adds (public, read by round number).
 pub(crate) const SM3_T: [u32; 64] = {
     let mut t = [0u32; 64];

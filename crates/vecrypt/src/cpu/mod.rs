@@ -26,6 +26,9 @@ use crate::Error;
 pub use vecrypt_features::kernel;
 
 mod features;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+pub(crate) mod x86;
 
 pub use features::{ARCH, Features, Kernel, features, kernels};
 

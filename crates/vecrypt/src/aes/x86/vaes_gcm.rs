@@ -1,6 +1,6 @@
 //! GCM on VAES registers: CTR and GHASH in one pass, the carry-less multiplications of one
 //! batch placed between the AES rounds of the next. Written once over the primitives of a
-//! register width and expanded by each width's module as `vaes_gcm!(KERNEL)` after
+//! register width and expanded by each width's module as `vaes_gcm!(KERNEL, REGISTER_CLASS)` after
 //! `vaes_blocks!`, whose round and counter helpers it uses.
 //!
 //! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm) with one reduction.
@@ -35,7 +35,24 @@
 pub(super) const POLY: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc2];
 
 macro_rules! vaes_gcm {
-    ($k:ident) => {
+    ($k:ident, $class:ident) => {
+        /// Makes the counter registers of a GCM batch, the GHASH sums and the next two
+        /// registers to hash outputs of one point in the code: placed after each AES round,
+        /// it keeps the compiler from gathering the carry-less multiplications of a batch in
+        /// one place, away from the AES rounds they are meant to run beside.
+        #[kernel($k)]
+        #[inline]
+        fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut [V; 2]) {
+            let [a, b, c, d, e, f, g, h] = ks;
+            let [lo, mid, hi] = sums;
+            let [n0, n1] = next;
+            crate::cpu::x86::pin_registers!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} */",
+                $class;
+                *a, *b, *c, *d, *e, *f, *g, *h, *lo, *mid, *hi, *n0, *n1
+            );
+        }
+
         /// Adds the carry-less product of `x` and the powers of H read at `off` bytes into
         /// `table` (lane by lane) into the unreduced sums `lo`, `mid` and `hi`, by Karatsuba:
         /// three products, the halves' and that of the halves' XORs by the power's Karatsuba

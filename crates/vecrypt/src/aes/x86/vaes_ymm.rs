@@ -228,38 +228,6 @@ fn swap_halves(v: V) -> V {
     _mm256_shuffle_epi32::<78>(v)
 }
 
-/// Makes the counter registers of a GCM batch, the GHASH sums and the next two registers
-/// to hash outputs of one point in the code: placed after each AES round, it keeps the compiler
-/// from gathering the carry-less multiplications of a batch in one place, away from the AES
-/// rounds they are meant to run beside.
-#[kernel(AES_VAES256)]
-#[inline]
-fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut [V; 2]) {
-    let [a, b, c, d, e, f, g, h] = ks;
-    let [lo, mid, hi] = sums;
-    let [n0, n1] = next;
-    // SAFETY: the assembly is empty; it only marks the thirteen registers as read and written.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} */",
-            inout(ymm_reg) * a,
-            inout(ymm_reg) * b,
-            inout(ymm_reg) * c,
-            inout(ymm_reg) * d,
-            inout(ymm_reg) * e,
-            inout(ymm_reg) * f,
-            inout(ymm_reg) * g,
-            inout(ymm_reg) * h,
-            inout(ymm_reg) * lo,
-            inout(ymm_reg) * mid,
-            inout(ymm_reg) * hi,
-            inout(ymm_reg) * n0,
-            inout(ymm_reg) * n1,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-}
-
 /// The type of the shift counts of this width's shift intrinsics.
 type Shift = i32;
 
@@ -307,5 +275,5 @@ fn xts_step(v: V) -> V {
 }
 
 vaes_blocks!(AES_VAES256);
-vaes_gcm!(AES_VAES256);
+vaes_gcm!(AES_VAES256, ymm_reg);
 vaes_xts!(AES_VAES256);

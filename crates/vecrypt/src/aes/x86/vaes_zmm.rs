@@ -252,38 +252,6 @@ fn swap_halves(v: V) -> V {
     _mm512_shuffle_epi32::<78>(v)
 }
 
-/// Makes the counter registers of a GCM batch, the GHASH sums and the next two registers
-/// to hash outputs of one point in the code: placed after each AES round, it keeps the compiler
-/// from gathering the carry-less multiplications of a batch in one place, away from the AES
-/// rounds they are meant to run beside.
-#[kernel(AES_VAES512)]
-#[inline]
-fn gcm_pin(ks: &mut [V; GCM_REGS], sums: &mut [V; 3], next: &mut [V; 2]) {
-    let [a, b, c, d, e, f, g, h] = ks;
-    let [lo, mid, hi] = sums;
-    let [n0, n1] = next;
-    // SAFETY: the assembly is empty; it only marks the thirteen registers as read and written.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} */",
-            inout(zmm_reg) * a,
-            inout(zmm_reg) * b,
-            inout(zmm_reg) * c,
-            inout(zmm_reg) * d,
-            inout(zmm_reg) * e,
-            inout(zmm_reg) * f,
-            inout(zmm_reg) * g,
-            inout(zmm_reg) * h,
-            inout(zmm_reg) * lo,
-            inout(zmm_reg) * mid,
-            inout(zmm_reg) * hi,
-            inout(zmm_reg) * n0,
-            inout(zmm_reg) * n1,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-}
-
 /// The type of the shift counts of this width's shift intrinsics.
 type Shift = u32;
 
@@ -336,7 +304,7 @@ fn xts_step(v: V) -> V {
 }
 
 vaes_blocks!(AES_VAES512);
-vaes_gcm!(AES_VAES512);
+vaes_gcm!(AES_VAES512, zmm_reg);
 vaes_xts!(AES_VAES512);
 
 /// Longest text [`gcm_short`] takes, in bytes: up to here one call that encrypts every

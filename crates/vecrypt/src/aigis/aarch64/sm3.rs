@@ -38,7 +38,7 @@ use crate::aigis::cbd::noise_bytes;
 use crate::cpu::kernel;
 
 use crate::aigis::sm3_counter::{
-    SM3_IV as IV, SM3_T as T_ROTATED, padded_counter_block, sm3_sixteen_rounds,
+    SM3_IV as IV, SM3_T as T_ROTATED, padded_counter_block, sm3_expand_window, sm3_sixteen_rounds,
 };
 
 /// Bytes of one SM3 block.
@@ -100,10 +100,7 @@ pub(super) fn compress_x4(v: &mut [uint32x4_t; 8], blocks: &[[u8; BLOCK]; LANES]
         ($j:expr, $i:literal, $late:literal) => {{
             let j: usize = $j;
             if j + 4 >= 16 {
-                let at = |k: usize| w[($i + k) % 16];
-                let x = xor3(at(4), at(11), rotl!(at(1), 15));
-                let p1 = xor3(x, rotl!(x, 15), rotl!(x, 23));
-                w[($i + 4) % 16] = xor3(p1, rotl!(at(7), 7), at(14));
+                sm3_expand_window!(w, $i);
             }
             let [a, b, c, d, e, f, g, h] = s;
             let (ff, gg) = if $late {

@@ -244,21 +244,11 @@ fn inverse_across(v: &mut [__m512i; REGS], regs: usize, last_k: usize) {
 #[inline]
 fn layer_barrier(v: &mut [__m512i; REGS]) {
     let [a, b, c, d, e, f, g, h] = v;
-    // SAFETY: the assembly is empty; it only marks the eight registers as read and written.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(zmm_reg) * a,
-            inout(zmm_reg) * b,
-            inout(zmm_reg) * c,
-            inout(zmm_reg) * d,
-            inout(zmm_reg) * e,
-            inout(zmm_reg) * f,
-            inout(zmm_reg) * g,
-            inout(zmm_reg) * h,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
+    crate::cpu::x86::pin_registers!(
+        "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+        zmm_reg;
+        *a, *b, *c, *d, *e, *f, *g, *h
+    );
 }
 
 #[kernel(AIGIS_NTT_AVX512)]

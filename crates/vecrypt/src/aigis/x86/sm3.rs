@@ -39,12 +39,6 @@ fn p0(x: __m256i) -> __m256i {
     xor3(x, rotl!(x, 9), rotl!(x, 17))
 }
 
-#[kernel(AIGIS_SM3_AVX2)]
-#[inline]
-fn p1(x: __m256i) -> __m256i {
-    xor3(x, rotl!(x, 15), rotl!(x, 23))
-}
-
 /// One round; `ff` and `gg` are the round's boolean functions of (a, b, c) and (e, f, g).
 #[kernel(AIGIS_SM3_AVX2)]
 #[inline]
@@ -144,16 +138,14 @@ pub fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[[u8; BLOCK]; 8]) {
 #[kernel(AIGIS_SM3_AVX2)]
 #[inline]
 fn compress_words(v: &mut [__m256i; 8], first: &[__m256i; 16]) {
-    use crate::aigis::sm3_counter::sm3_sixteen_rounds;
+    use crate::aigis::sm3_counter::{sm3_expand_window, sm3_sixteen_rounds};
     let mut w = *first;
     let mut s = *v;
     macro_rules! round {
         ($j:expr, $i:literal, $late:literal) => {{
             let j: usize = $j;
             if j + 4 >= 16 {
-                let at = |k: usize| w[($i + k) % 16];
-                let x = xor3(at(4), at(11), rotl!(at(1), 15));
-                w[($i + 4) % 16] = xor3(p1(x), rotl!(at(7), 7), at(14));
+                sm3_expand_window!(w, $i);
             }
             let [a, b, c, _, e, f, g, _] = s;
             let (ff, gg) = if $late {

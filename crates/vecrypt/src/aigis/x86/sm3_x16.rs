@@ -129,7 +129,9 @@ pub fn compress_x16_beside<const SIDE: bool>(
     side: &mut [u32; 8],
     side_block: &[u8; BLOCK],
 ) {
-    use crate::aigis::sm3_counter::{sm3_round, sm3_schedule, sm3_sixteen_rounds};
+    use crate::aigis::sm3_counter::{
+        sm3_expand_window, sm3_round, sm3_schedule, sm3_sixteen_rounds,
+    };
     let mut sw = if SIDE {
         sm3_schedule(side_block)
     } else {
@@ -148,10 +150,7 @@ pub fn compress_x16_beside<const SIDE: bool>(
         ($j:expr, $i:literal, $late:literal) => {{
             let j: usize = $j;
             if j + 4 >= 16 {
-                let at = |k: usize| w[($i + k) % 16];
-                let x = xor3(at(4), at(11), rotl!(at(1), 15));
-                let p1 = xor3(x, rotl!(x, 15), rotl!(x, 23));
-                w[($i + 4) % 16] = xor3(p1, rotl!(at(7), 7), at(14));
+                sm3_expand_window!(w, $i);
             }
             let [a, b, c, _, e, f, g, _] = s;
             let (ff, gg) = if $late {
