@@ -1,15 +1,16 @@
 //! GCM on VAES registers: CTR and GHASH in one pass, the carry-less multiplications of one
 //! batch placed between the AES rounds of the next. Written once over the primitives of a
-//! register width and expanded by each width's module as `vaes_gcm!(KERNEL, REGISTER_CLASS)` after
-//! `vaes_blocks!`, whose round and counter helpers it uses.
+//! register width and expanded by each width's module as `vaes_gcm!(KERNEL,
+//! REGISTER_CLASS)` after `vaes_blocks!`, whose round and counter helpers it uses.
 //!
 //! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm) with one reduction.
 //! GHASH multiplies by Karatsuba, three 64-bit carry-less products per block instead of
 //! four, two registers at a time: their halves' XORs share one register, multiplied by the
-//! two powers' Karatsuba keys side by side (a table after the powers of H), and each sum takes
-//! both registers' products in one three-way XOR. The pairs are spread over the AES rounds,
-//! the pair that carries the GHASH state last; an empty `asm!` pin after each round keeps
-//! the compiler from gathering the multiplications in one place (it did, and ran about a sixth slower).
+//! two powers' Karatsuba keys side by side (a table after the powers of H), and each sum
+//! takes both registers' products in one three-way XOR. The pairs are spread over the AES
+//! rounds, the pair that carries the GHASH state last; an empty `asm!` pin after each round
+//! keeps the compiler from gathering the multiplications in one place (without the pins
+//! it does, and the kernel runs about a sixth slower).
 //! The counters of a batch take one byte reversal when none of them carries out of its low
 //! byte (the others add to the last byte of the big-endian block), else one per register.
 //!
