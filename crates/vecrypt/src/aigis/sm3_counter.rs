@@ -117,7 +117,7 @@ pub(crate) const SM3_T: [u32; 64] = {
 /// words, for a round `j` with `j % 16 == i` (a constant once the rounds are unrolled, so
 /// every index is fixed).
 #[inline(always)]
-fn sm3_expand(w: &mut [u32; 16], i: usize) {
+pub(crate) fn sm3_expand(w: &mut [u32; 16], i: usize) {
     let at = |k: usize| w[(i + k) % 16];
     w[(i + 4) % 16] =
         sm3_p1(at(4) ^ at(11) ^ at(1).rotate_left(15)) ^ at(7).rotate_left(7) ^ at(14);
@@ -174,18 +174,13 @@ fn sm3_rounds(v: [u32; 8], w: &mut [u32; 16]) -> [u32; 8] {
     s
 }
 
-/// The 68 words W\[0..68\] of the message schedule of one block.
+/// The sixteen big-endian message words of one block.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
-pub(crate) fn sm3_schedule(block: &[u8; 64]) -> [u32; 68] {
-    let mut w = [0u32; 68];
+pub(crate) fn sm3_words(block: &[u8; 64]) -> [u32; 16] {
+    let mut w = [0u32; 16];
     for (x, b) in w.iter_mut().zip(block.chunks_exact(4)) {
         *x = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-    }
-    for j in 16..68 {
-        w[j] = sm3_p1(w[j - 16] ^ w[j - 9] ^ w[j - 3].rotate_left(15))
-            ^ w[j - 13].rotate_left(7)
-            ^ w[j - 6];
     }
     w
 }
@@ -194,10 +189,7 @@ pub(crate) fn sm3_schedule(block: &[u8; 64]) -> [u32; 68] {
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
-    let mut w = [0u32; 16];
-    for (x, b) in w.iter_mut().zip(block.chunks_exact(4)) {
-        *x = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-    }
+    let mut w = sm3_words(block);
     let s = sm3_rounds(*v, &mut w);
     for (x, y) in v.iter_mut().zip(s) {
         *x ^= y;
