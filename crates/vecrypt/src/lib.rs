@@ -27,6 +27,7 @@ pub mod aes;
 pub mod aigis;
 mod cache;
 pub mod cpu;
+mod ct;
 mod error;
 pub mod kuznyechik;
 pub mod modes;

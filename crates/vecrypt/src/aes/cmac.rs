@@ -4,7 +4,6 @@
 
 use core::fmt;
 
-use subtle::ConstantTimeEq;
 use zeroize::ZeroizeOnDrop;
 
 use super::{Aes, KeySize};
@@ -58,7 +57,7 @@ impl<K: KeySize> AesCmac<K> {
             return Err(Error::InvalidLength);
         }
         let full = self.mac(data);
-        if bool::from(full[..tag.len()].ct_eq(tag)) {
+        if bool::from(crate::ct::bytes_eq(&full[..tag.len()], tag)) {
             Ok(())
         } else {
             Err(Error::AuthenticationFailed)

@@ -32,7 +32,6 @@ use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
-use subtle::ConstantTimeEq;
 use zeroize::ZeroizeOnDrop;
 
 use super::common::CounterWidth;
@@ -205,7 +204,7 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         check_lengths(aad, buf)?;
         let j0 = self.hash.pre_counter(nonce)?;
         let expected = self.run(true, &j0, aad, buf);
-        if bool::from(expected[..tag.len()].ct_eq(tag)) {
+        if bool::from(crate::ct::bytes_eq(&expected[..tag.len()], tag)) {
             return Ok(());
         }
         // Undo the decryption: apply the same keystream again.

@@ -5,8 +5,6 @@
 
 use core::fmt;
 
-use subtle::ConstantTimeEq;
-
 use super::common::next_tweak;
 use super::{Aes, KeySize};
 use crate::Error;
@@ -43,7 +41,7 @@ impl<K: KeySize> AesXts<K> {
             });
         }
         let (k1, k2) = key.split_at(K::KEY);
-        if bool::from(k1.ct_eq(k2)) {
+        if bool::from(crate::ct::bytes_eq(k1, k2)) {
             return Err(Error::EqualKeyHalves);
         }
         let make = |k: &[u8]| match backend {

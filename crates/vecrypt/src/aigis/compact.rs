@@ -10,7 +10,7 @@
 //! decryption and the v half of encryption; the tests measure the peak stack of every
 //! operation.
 
-use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use subtle::{Choice, ConditionallySelectable};
 
 use super::arith::Arith;
 use super::cbd::cbd_into;
@@ -316,7 +316,7 @@ pub(crate) fn decapsulate<P: Params, A: Arith>(
     let seed = Secret32(hash(mode, &[&m.0, h]));
     let mut same = Choice::from(1);
     encrypt::<P, A>(arith, mode, pk, &m.0, &seed.0, |at, bytes| {
-        same &= ct[at..at + bytes.len()].ct_eq(bytes);
+        same &= crate::ct::bytes_eq(&ct[at..at + bytes.len()], bytes);
     });
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
         *mi = u8::conditional_select(zi, mi, same);

@@ -9,7 +9,7 @@ use super::arith::{Arith, Matrix};
 use super::hash::{HashMode, hash_h_by};
 use super::indcpa::{self, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
-use subtle::{ConditionallySelectable, ConstantTimeEq};
+use subtle::ConditionallySelectable;
 
 /// The largest ciphertext of any set (Aigis-enc-4).
 pub const MAX_CT_BYTES: usize = MAX_K * N * 11 / 8 + N * 5 / 8;
@@ -92,7 +92,7 @@ pub fn decapsulate<P: Params, A: Arith>(
         &seed.0,
         &mut again[..P::CT_BYTES],
     );
-    let same = again[..P::CT_BYTES].ct_eq(ct);
+    let same = crate::ct::bytes_eq(&again[..P::CT_BYTES], ct);
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
         *mi = u8::conditional_select(zi, mi, same);
     }

@@ -14,7 +14,6 @@ use crate::Error;
 use crate::modes::BlockKernel;
 use crate::modes::omac::dbl;
 use crate::modes::xor_in_place;
-use subtle::ConstantTimeEq;
 
 /// The constant D of ACPKM: the bytes 0x80 to 0x9f.
 const D: [u8; KEY] = {
@@ -159,7 +158,7 @@ pub fn verify_omac_acpkm(
         return Err(Error::InvalidLength);
     }
     let mut full = omac_acpkm_full(cipher, section, master_section, data)?;
-    let ok = bool::from(full[..tag.len()].ct_eq(tag));
+    let ok = bool::from(crate::ct::bytes_eq(&full[..tag.len()], tag));
     crate::wipe::array(&mut full);
     if ok {
         Ok(())

@@ -23,7 +23,6 @@ use aead::consts::U16;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
-use subtle::ConstantTimeEq;
 
 use super::dispatch::Kernels;
 use super::native::Native;
@@ -119,7 +118,7 @@ impl KuznyechikMgm {
         self.absorb(&mut z, ad, &mut mac);
         self.absorb(&mut z, buf, &mut mac);
         let expected = self.finish(&mut z, &mut mac, ad.len(), buf.len());
-        if !bool::from(expected[..tag.len()].ct_eq(tag)) {
+        if !bool::from(crate::ct::bytes_eq(&expected[..tag.len()], tag)) {
             return Err(Error::AuthenticationFailed);
         }
         let mut y = start.y;

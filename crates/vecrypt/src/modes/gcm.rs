@@ -51,7 +51,6 @@ use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
-use subtle::ConstantTimeEq;
 use zeroize::ZeroizeOnDrop;
 
 use super::{BlockKernel, ctr_apply_counting, xor_in_place};
@@ -291,7 +290,7 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
         let mut j0 = self.hash.pre_counter(nonce)?;
         let public = nonce.len() == 12;
         let mut expected = self.run(true, &j0, public, aad, buf);
-        let ok = bool::from(expected[..tag.len()].ct_eq(tag));
+        let ok = bool::from(crate::ct::bytes_eq(&expected[..tag.len()], tag));
         crate::wipe::array(&mut expected);
         if !ok {
             // Undo the decryption: apply the same keystream again.

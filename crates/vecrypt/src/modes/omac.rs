@@ -2,8 +2,6 @@
 //! crate: a CBC-MAC whose last block is whitened with one of two subkeys. The whole blocks
 //! go to the cipher's chained-mode kernel ([`BlockKernel::kernel_chain`]).
 
-use subtle::ConstantTimeEq;
-
 use super::{BlockKernel, MAX_BLOCK, xor_in_place};
 use crate::Error;
 
@@ -127,7 +125,7 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
             return Err(Error::InvalidLength);
         }
         let mut full = self.finalize();
-        let ok = bool::from(full[..tag.len()].ct_eq(tag));
+        let ok = bool::from(crate::ct::bytes_eq(&full[..tag.len()], tag));
         crate::wipe::array(&mut full);
         if ok {
             Ok(())
