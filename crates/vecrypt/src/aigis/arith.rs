@@ -68,6 +68,22 @@ pub trait Arith: Copy {
     ) {
         default_matrix_and_hashes(self, mode, rho, k, transposed, a, hashes)
     }
+    /// Âᵀ with the hashes, as [`Arith::matrix_and_hashes`], and the noise `noise` asks
+    /// for, as [`Arith::noise`]: decapsulation knows the seed of its re-encryption's noise
+    /// before it needs the matrix, so a multi-lane backend can fill its lanes with both.
+    #[inline(always)]
+    fn transposed_matrix_noise_and_hashes(
+        self,
+        mode: HashMode,
+        rho: &[u8; SEED_BYTES],
+        k: usize,
+        at: &mut Matrix,
+        noise: NoiseRequest<'_>,
+        hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+    ) {
+        self.matrix_and_hashes(mode, rho, k, true, at, hashes);
+        self.noise(mode, noise.seed, noise.etas, noise.out);
+    }
     /// `out[i] = CBD_{etas[i]}(PRF(seed, i))` for every i < etas.len(): the nonces of one
     /// operation are always 0, 1, 2, ...
     fn noise(self, mode: HashMode, seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]);
@@ -89,6 +105,13 @@ pub trait Arith: Copy {
     fn compress(self, out: &mut [u8], p: &Poly, d: usize);
     /// Unpack d-bit values and decompress (result in [0, q)).
     fn decompress(self, p: &mut Poly, bytes: &[u8], d: usize);
+}
+
+/// The arguments of one [`Arith::noise`] call: `out[i] = CBD_{etas[i]}(PRF(seed, i))`.
+pub struct NoiseRequest<'a> {
+    pub seed: &'a [u8; SEED_BYTES],
+    pub etas: &'a [usize],
+    pub out: &'a mut [Poly],
 }
 
 /// [`Arith::matrix_and_hashes`] one after the other.

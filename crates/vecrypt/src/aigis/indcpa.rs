@@ -125,18 +125,38 @@ pub fn encrypt_with_matrix<P: Params, A: Arith>(
     ct: &mut [u8],
 ) {
     let k = P::K;
+    let mut noise = Secret::<MAX_NOISE>::default();
+    arith.noise(
+        mode,
+        coins,
+        &encryption_widths::<P>()[..2 * k + 1],
+        &mut noise.0[..2 * k + 1],
+    );
+    encrypt_with_noise::<P, A>(arith, pk, at, m, &mut noise, ct);
+}
+
+/// The binomial widths of encryption's noise r, e1 and e2 (nonces 0 to 2k).
+#[inline(always)]
+pub fn encryption_widths<P: Params>() -> [usize; MAX_NOISE] {
+    widths(P::K, P::ETA_S, P::ETA_E)
+}
+
+/// [`encrypt_with_matrix`] with its noise (r, e1, e2 for nonces 0 to 2k) already sampled.
+#[inline(always)]
+pub fn encrypt_with_noise<P: Params, A: Arith>(
+    arith: A,
+    pk: &[u8],
+    at: &Matrix,
+    m: &[u8; SEED_BYTES],
+    noise: &mut Secret<MAX_NOISE>,
+    ct: &mut [u8],
+) {
+    let k = P::K;
     let mut that = [Poly::default(); MAX_K];
     for (i, p) in that.iter_mut().enumerate().take(k) {
         arith.decompress(p, &pk[i * N * P::D_T / 8..(i + 1) * N * P::D_T / 8], P::D_T);
         arith.ntt(p);
     }
-    let mut noise = Secret::<MAX_NOISE>::default();
-    arith.noise(
-        mode,
-        coins,
-        &widths(k, P::ETA_S, P::ETA_E)[..2 * k + 1],
-        &mut noise.0[..2 * k + 1],
-    );
     let (r, errors) = noise.0.split_at_mut(k);
     for p in r.iter_mut() {
         arith.ntt(p);

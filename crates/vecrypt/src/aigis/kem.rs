@@ -5,9 +5,9 @@
 //! randomness never appears in the output; decapsulation re-encrypts and, in constant time,
 //! swaps in z for the message when the ciphertexts differ.
 
-use super::arith::{Arith, Matrix};
+use super::arith::{Arith, Matrix, NoiseRequest};
 use super::hash::{HashMode, hash_h_by};
-use super::indcpa::{self, Secret32};
+use super::indcpa::{self, MAX_NOISE, Secret, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
 use subtle::ConditionallySelectable;
 
@@ -81,17 +81,24 @@ pub fn decapsulate<P: Params, A: Arith>(
     indcpa::decrypt::<P, A>(arith, &sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
     let seed = Secret32(hash_h_by(arith.keccak(), mode, &[&m.0, h]));
     let mut hc = [0u8; SEED_BYTES];
-    let at = transposed_matrix::<P, A>(arith, mode, pk, &mut [(ct, &mut hc)]);
-    let mut again = [0u8; MAX_CT_BYTES];
-    indcpa::encrypt_with_matrix::<P, A>(
-        arith,
+    // The re-encryption's seed is known already: its noise is sampled with the matrix.
+    let mut at: Matrix = Default::default();
+    let mut noise = Secret::<MAX_NOISE>::default();
+    let noise_count = 2 * P::K + 1;
+    arith.transposed_matrix_noise_and_hashes(
         mode,
-        pk,
-        &at,
-        &m.0,
-        &seed.0,
-        &mut again[..P::CT_BYTES],
+        &indcpa::rho_of::<P>(pk),
+        P::K,
+        &mut at,
+        NoiseRequest {
+            seed: &seed.0,
+            etas: &indcpa::encryption_widths::<P>()[..noise_count],
+            out: &mut noise.0[..noise_count],
+        },
+        &mut [(ct, &mut hc)],
     );
+    let mut again = [0u8; MAX_CT_BYTES];
+    indcpa::encrypt_with_noise::<P, A>(arith, pk, &at, &m.0, &mut noise, &mut again[..P::CT_BYTES]);
     let same = crate::ct::bytes_eq(&again[..P::CT_BYTES], ct);
     for (mi, zi) in m.0.iter_mut().zip(z.iter()) {
         *mi = u8::conditional_select(zi, mi, same);

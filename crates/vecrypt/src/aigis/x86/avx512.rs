@@ -343,6 +343,8 @@ mod tests {
             avx2::check_entries_and_hashes(8, entries_and_hashes, HashMode::Shake);
             avx2::check_entries_and_hashes(4, four_lanes::entries_and_hashes, HashMode::Shake);
             avx2::check_entries_and_hashes(16, gen_entries_sm3, HashMode::Sm3);
+            // SAFETY: `runs` checked the backend's features.
+            avx2::check_matrix_noise_and_hashes(unsafe { Avx512::new() });
         }
     }
 

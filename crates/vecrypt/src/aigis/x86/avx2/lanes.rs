@@ -345,21 +345,49 @@ macro_rules! sm3_lanes {
             out: &mut [Poly],
             hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
         ) {
+            const BYTES: usize = HashMode::Sm3.xof_first_blocks() * SM3_RATE;
+            let seed = &[0; SEED_BYTES];
+            entries_and_noise_sm3::<{ MAX_K * MAX_K }, BYTES>(rho, jobs, out, seed, &[], &mut [], hashes);
+        }
+
+        /// [`gen_entries_sm3`] and, in the same lanes, `noise[i] =
+        /// CBD_{etas[i]}(PRF(seed, i))` as [`noise_sm3`] computes it: when the noise's seed
+        /// is known before the matrix (decapsulation), one batch of lanes does both, with
+        /// fewer partly filled steps and more of a long hash beside them. Up to `TASKS`
+        /// polynomials, each output at `STRIDE` bytes (enough for either kind).
+        #[kernel($kernel)]
+        pub fn entries_and_noise_sm3<const TASKS: usize, const STRIDE: usize>(
+            rho: &[u8; SEED_BYTES],
+            jobs: &[(u8, u8, usize)],
+            out: &mut [Poly],
+            seed: &[u8; SEED_BYTES],
+            etas: &[usize],
+            noise: &mut [Poly],
+            hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+        ) {
             use $crate::aigis::x86::avx2::sm3_hash_blocks;
             use $crate::aigis::x86::sm3::{BLOCK, padded_counter_block};
             const BLOCKS: usize = HashMode::Sm3.xof_first_blocks();
             const BYTES: usize = BLOCKS * SM3_RATE;
-            let mut templates = [[0u8; BLOCK]; MAX_K * MAX_K];
-            for (t, &(x, y, _)) in templates.iter_mut().zip(jobs) {
+            let (n, m) = (jobs.len(), etas.len());
+            assert!(n + m <= TASKS && BYTES <= STRIDE);
+            assert!(etas.iter().all(|&e| noise_bytes(e) <= STRIDE));
+            let mut templates = [[0u8; BLOCK]; TASKS];
+            let mut counts = [0usize; TASKS];
+            for ((t, c), &(x, y, _)) in templates.iter_mut().zip(counts.iter_mut()).zip(jobs) {
                 *t = padded_counter_block(0, &[rho, &[x, y]]);
+                *c = BLOCKS;
             }
-            let counts = [BLOCKS; MAX_K * MAX_K];
-            let mut bufs = [0u8; MAX_K * MAX_K * BYTES];
-            let n = jobs.len();
+            for (i, &e) in etas.iter().enumerate() {
+                templates[n + i] = padded_counter_block(0, &[seed, &[i as u8]]);
+                counts[n + i] = noise_bytes(e) / SM3_RATE;
+            }
+            let mut bufs = [[0u8; STRIDE]; TASKS];
+            let bufs = bufs.as_flattened_mut();
             // A hash longer than the counter blocks' own steps would keep the other lanes
             // waiting: the first runs beside the lanes on the scalar units, any other on
             // the one-lane code.
-            let steps = (n * BLOCKS).div_ceil($w);
+            let steps = counts[..n + m].iter().sum::<usize>().div_ceil($w);
             let side = hashes
                 .iter()
                 .position(|(input, _)| sm3_hash_blocks(input.len()) > steps);
@@ -368,12 +396,20 @@ macro_rules! sm3_lanes {
                     **h = $crate::aigis::hash::sm3_counter_block(0, &[input]);
                 }
             }
-            sm3_tasks(&templates[..n], &counts[..n], BYTES, &mut bufs, hashes, steps, side);
-            for (&(x, y, at), buf) in jobs.iter().zip(bufs.chunks_exact(BYTES)) {
-                if !$parse(buf, &mut out[at]) {
+            let (t, c) = (&templates[..n + m], &counts[..n + m]);
+            sm3_tasks(t, c, STRIDE, bufs, hashes, steps, side);
+            let (entry_bufs, noise_bufs) = bufs.split_at_mut(n * STRIDE);
+            for (&(x, y, at), buf) in jobs.iter().zip(entry_bufs.chunks_exact(STRIDE)) {
+                if !$parse(&buf[..BYTES], &mut out[at]) {
                     parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
                 }
             }
+            for ((&e, p), buf) in etas.iter().zip(noise.iter_mut()).zip(noise_bufs.chunks_exact(STRIDE)) {
+                $crate::aigis::x86::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
+            }
+            // The noise's templates and PRF output are secret.
+            $crate::wipe::bytes(templates[n..].as_flattened_mut());
+            $crate::wipe::bytes(noise_bufs);
         }
 
         /// Noise polynomials with nonces 0, 1, ... in SM3 mode: every 32-byte counter
@@ -428,9 +464,46 @@ pub fn row_jobs(k: usize, i: usize, transposed: bool) -> [(u8, u8, usize); MAX_K
 }
 
 /// `Arith::matrix_and_hashes` on the lane engines in scope: `entries_and_hashes` (SHAKE
-/// mode) and `gen_entries_sm3` (SM3 mode).
+/// mode) and `gen_entries_sm3` (SM3 mode); and `Arith::transposed_matrix_noise_and_hashes`,
+/// which in SM3 mode runs the matrix and the noise in one batch of lanes
+/// (`entries_and_noise_sm3`).
 macro_rules! matrix_and_hashes_on_lanes {
     () => {
+        #[inline(always)]
+        fn transposed_matrix_noise_and_hashes(
+            self,
+            mode: HashMode,
+            rho: &[u8; SEED_BYTES],
+            k: usize,
+            at: &mut Matrix,
+            noise: $crate::aigis::arith::NoiseRequest<'_>,
+            hashes: &mut [(&[u8], &mut [u8; SEED_BYTES])],
+        ) {
+            use $crate::aigis::cbd::noise_bytes;
+            use $crate::aigis::indcpa::MAX_NOISE;
+            if mode == HashMode::Shake {
+                self.matrix_and_hashes(mode, rho, k, true, at, hashes);
+                return self.noise(mode, noise.seed, noise.etas, noise.out);
+            }
+            const TASKS: usize = MAX_K * MAX_K + MAX_NOISE;
+            const STRIDE: usize = noise_bytes(8);
+            let (jobs, n) = $crate::aigis::x86::avx2::matrix_jobs(k, true);
+            let flat = at.as_flattened_mut();
+            let $crate::aigis::arith::NoiseRequest { seed, etas, out } = noise;
+            // SAFETY: `self` exists, so the CPU runs the backend (see its type).
+            unsafe {
+                entries_and_noise_sm3::<TASKS, STRIDE>(
+                    rho,
+                    &jobs[..n],
+                    flat,
+                    seed,
+                    etas,
+                    out,
+                    hashes,
+                )
+            }
+        }
+
         #[inline(always)]
         fn matrix_and_hashes(
             self,

@@ -318,6 +318,49 @@ pub fn check_entries_and_hashes(w: usize, engine: LaneEngine, mode: HashMode) {
     }
 }
 
+/// Checks `arith`'s [`Arith::transposed_matrix_noise_and_hashes`] against the matrix, the
+/// hash and the noise computed one after the other on the portable code: every k with its
+/// sets' noise widths, both hash modes, hashes shorter and longer than the lanes' work.
+#[cfg(test)]
+pub fn check_matrix_noise_and_hashes<A: Arith>(arith: A) {
+    use super::arith::{NoiseRequest, default_matrix_and_hashes};
+    let data: Vec<u8> = (0..1800u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+        .collect();
+    // (k, eta of r, eta of e1 and e2): the four parameter sets.
+    for (k, es, ee) in [(2usize, 4usize, 8usize), (3, 1, 4), (3, 2, 4), (4, 3, 8)] {
+        let count = 2 * k + 1;
+        let etas = crate::aigis::indcpa::widths(k, es, ee);
+        for mode in [HashMode::Shake, HashMode::Sm3] {
+            for (t, len) in [0usize, 33, 700, 992, 1568].into_iter().enumerate() {
+                let rho: [u8; SEED_BYTES] = core::array::from_fn(|i| data[i + t] ^ k as u8);
+                let seed: [u8; SEED_BYTES] = core::array::from_fn(|i| data[100 + i + t]);
+                let input = &data[200..200 + len];
+                let mut want: Matrix = Default::default();
+                let mut want_noise = [Poly::default(); crate::aigis::indcpa::MAX_NOISE];
+                let mut wh = [0u8; SEED_BYTES];
+                let hashes = &mut [(input, &mut wh)];
+                default_matrix_and_hashes(Soft, mode, &rho, k, true, &mut want, hashes);
+                Soft.noise(mode, &seed, &etas[..count], &mut want_noise[..count]);
+                let mut got: Matrix = Default::default();
+                let mut got_noise = [Poly::default(); crate::aigis::indcpa::MAX_NOISE];
+                let mut gh = [0u8; SEED_BYTES];
+                let request = NoiseRequest {
+                    seed: &seed,
+                    etas: &etas[..count],
+                    out: &mut got_noise[..count],
+                };
+                let hashes = &mut [(input, &mut gh)];
+                arith.transposed_matrix_noise_and_hashes(mode, &rho, k, &mut got, request, hashes);
+                let what = format!("{}, k = {k}, etas {es} {ee}, hash of {len}", mode.name());
+                assert_eq!(got, want, "matrix, {what}");
+                assert_eq!(got_noise, want_noise, "noise, {what}");
+                assert_eq!(gh, wh, "hash, {what}");
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +372,8 @@ mod tests {
         if runs() {
             check_entries_and_hashes(4, entries_and_hashes, HashMode::Shake);
             check_entries_and_hashes(8, gen_entries_sm3, HashMode::Sm3);
+            // SAFETY: `runs` checked the backend's features.
+            check_matrix_noise_and_hashes(unsafe { Avx2::new() });
         }
     }
 
