@@ -52,6 +52,7 @@ impl HashMode {
 }
 
 pub use super::sm3_counter::{sm3_counter_block, sm3_short_counter_block};
+use super::sm3_counter::{sm3_counter0_first_block, sm3_counter0_resume};
 pub use super::sponge::{
     KeccakF, SHA3_256_RATE, SHA3_512_RATE, SHAKE128_RATE, SHAKE256_RATE, SM3_RATE, ScalarKeccak,
     Shake,
@@ -76,6 +77,52 @@ pub fn hash_h_by<K: KeccakF>(k: K, mode: HashMode, parts: &[&[u8]]) -> [u8; SEED
             out
         }
         HashMode::Sm3 => sm3_counter_block(0, parts),
+    }
+}
+
+/// What H(a ‖ b) and H(a ‖ b ‖ c) share: in SM3 mode, with a ‖ b at least 60 bytes (the
+/// KEM's m ‖ H(pk)), the chaining value of their common first block; in SHAKE mode nothing
+/// (a ‖ b fits the first block, whose padding differs). Wiped on drop.
+pub struct SharedPrefix(Option<[u32; 8]>);
+
+impl Drop for SharedPrefix {
+    fn drop(&mut self) {
+        if let Some(v) = self.0.as_mut() {
+            crate::wipe::array(v);
+        }
+    }
+}
+
+/// H(a ‖ b), and what [`hash_h_extended`] needs to compute H(a ‖ b ‖ c) from it.
+#[inline(always)]
+pub fn hash_h_shared<K: KeccakF>(
+    k: K,
+    mode: HashMode,
+    a: &[u8],
+    b: &[u8],
+) -> ([u8; SEED_BYTES], SharedPrefix) {
+    match mode {
+        HashMode::Shake => (hash_h_by(k, mode, &[a, b]), SharedPrefix(None)),
+        HashMode::Sm3 => match sm3_counter0_first_block(&[a, b]) {
+            Some(v) => (sm3_counter0_resume(&v, &[a, b]), SharedPrefix(Some(v))),
+            None => (hash_h_by(k, mode, &[a, b]), SharedPrefix(None)),
+        },
+    }
+}
+
+/// H(a ‖ b ‖ c), with `prefix` from [`hash_h_shared`] on the same a and b.
+#[inline(always)]
+pub fn hash_h_extended<K: KeccakF>(
+    k: K,
+    mode: HashMode,
+    prefix: &SharedPrefix,
+    a: &[u8],
+    b: &[u8],
+    c: &[u8],
+) -> [u8; SEED_BYTES] {
+    match &prefix.0 {
+        Some(v) => sm3_counter0_resume(v, &[a, b, c]),
+        None => hash_h_by(k, mode, &[a, b, c]),
     }
 }
 
@@ -247,6 +294,36 @@ mod tests {
     fn first_squeeze_lengths_match_the_reference() {
         assert_eq!(HashMode::Shake.xof_first_blocks() * SHAKE128_RATE, 504);
         assert_eq!(HashMode::Sm3.xof_first_blocks() * SM3_RATE, 480);
+    }
+
+    #[test]
+    fn shared_prefix_hashes_equal_the_plain_ones() {
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 73 + 5) as u8).collect();
+        for mode in [HashMode::Shake, HashMode::Sm3] {
+            for (la, lb) in [
+                (32usize, 32usize),
+                (0, 59),
+                (0, 60),
+                (30, 30),
+                (61, 0),
+                (64, 64),
+            ] {
+                let (a, b) = (&data[..la], &data[100..100 + lb]);
+                let (h, prefix) = hash_h_shared(ScalarKeccak, mode, a, b);
+                assert_eq!(h, hash_h(mode, &[a, b]), "{} {la} {lb}", mode.name());
+                assert_eq!(prefix.0.is_some(), mode == HashMode::Sm3 && la + lb >= 60);
+                for lc in [0usize, 1, 32, 55, 56, 63, 64, 65, 130] {
+                    let c = &data[170..170 + lc];
+                    let got = hash_h_extended(ScalarKeccak, mode, &prefix, a, b, c);
+                    assert_eq!(
+                        got,
+                        hash_h(mode, &[a, b, c]),
+                        "{} {la} {lb} {lc}",
+                        mode.name()
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! swaps in z for the message when the ciphertexts differ.
 
 use super::arith::{Arith, Matrix, NoiseRequest};
-use super::hash::{HashMode, hash_h_by};
+use super::hash::{HashMode, hash_h_by, hash_h_extended, hash_h_shared};
 use super::indcpa::{self, MAX_NOISE, Secret, Secret32};
 use super::params::{MAX_K, N, Params, SEED_BYTES};
 use subtle::ConditionallySelectable;
@@ -58,10 +58,11 @@ pub fn encapsulate<P: Params, A: Arith>(
     let mut m = Secret32([0; SEED_BYTES]);
     let mut h = [0u8; SEED_BYTES];
     let at = transposed_matrix::<P, A>(arith, mode, pk, &mut [(coins, &mut m.0), (pk, &mut h)]);
-    let seed = Secret32(hash_h_by(arith.keccak(), mode, &[&m.0, &h]));
+    let (seed, prefix) = hash_h_shared(arith.keccak(), mode, &m.0, &h);
+    let seed = Secret32(seed);
     indcpa::encrypt_with_matrix::<P, A>(arith, mode, pk, &at, &m.0, &seed.0, ct);
     let hc = hash_h_by(arith.keccak(), mode, &[ct]);
-    hash_h_by(arith.keccak(), mode, &[&m.0, &h, &hc])
+    hash_h_extended(arith.keccak(), mode, &prefix, &m.0, &h, &hc)
 }
 
 /// Decapsulation. Never fails: a ciphertext that does not re-encrypt to itself yields
@@ -79,6 +80,7 @@ pub fn decapsulate<P: Params, A: Arith>(
     let z = &sk[hpk_at + SEED_BYTES..hpk_at + 2 * SEED_BYTES];
     let mut m = Secret32([0; SEED_BYTES]);
     indcpa::decrypt::<P, A>(arith, &sk[..P::SK_POLYVEC_BYTES], ct, &mut m.0);
+    // Not shared with the final hash as in encapsulation: that one may hash z instead of m.
     let seed = Secret32(hash_h_by(arith.keccak(), mode, &[&m.0, h]));
     let mut hc = [0u8; SEED_BYTES];
     // The re-encryption's seed is known already: its noise is sampled with the matrix.

@@ -186,7 +186,6 @@ pub(crate) fn sm3_words(block: &[u8; 64]) -> [u32; 16] {
 }
 
 /// One compression: the chaining value `v` absorbs `block`.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
     let mut w = sm3_words(block);
@@ -195,6 +194,61 @@ pub(crate) fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
         *x ^= y;
     }
     crate::wipe::u32s(&mut w);
+}
+
+/// The chaining value after the first block of `BE32(0) ‖ parts...`, when that message
+/// fills it (at least 60 bytes of parts): messages that share these first 60 bytes share
+/// it, and [`sm3_counter0_resume`] finishes each of them.
+pub fn sm3_counter0_first_block(parts: &[&[u8]]) -> Option<[u32; 8]> {
+    let mut block = [0u8; 64];
+    let mut at = 4;
+    for &b in parts.iter().flat_map(|p| p.iter()).take(60) {
+        block[at] = b;
+        at += 1;
+    }
+    if at < 64 {
+        return None;
+    }
+    let mut v = SM3_IV;
+    sm3_compress(&mut v, &block);
+    crate::wipe::array(&mut block);
+    Some(v)
+}
+
+/// SM3(BE32(0) ‖ parts...) given the chaining value `first` of its first block (from
+/// [`sm3_counter0_first_block`] on the same first 60 bytes of parts).
+pub fn sm3_counter0_resume(first: &[u32; 8], parts: &[&[u8]]) -> [u8; 32] {
+    let mut v = *first;
+    let mut block = [0u8; 64];
+    let mut fill = 0;
+    let mut total = 4;
+    for &b in parts.iter().flat_map(|p| p.iter()) {
+        total += 1;
+        if total <= 64 {
+            continue;
+        }
+        block[fill] = b;
+        fill += 1;
+        if fill == 64 {
+            sm3_compress(&mut v, &block);
+            fill = 0;
+        }
+    }
+    block[fill] = 0x80;
+    block[fill + 1..].fill(0);
+    if fill >= 56 {
+        sm3_compress(&mut v, &block);
+        block = [0; 64];
+    }
+    block[56..].copy_from_slice(&((total as u64) * 8).to_be_bytes());
+    sm3_compress(&mut v, &block);
+    let mut out = [0u8; 32];
+    for (o, x) in out.chunks_exact_mut(4).zip(v) {
+        o.copy_from_slice(&x.to_be_bytes());
+    }
+    crate::wipe::array(&mut block);
+    crate::wipe::array(&mut v);
+    out
 }
 
 /// The padded single block of a message of at most 55 bytes given as `BE32(counter) ‖ parts`:
