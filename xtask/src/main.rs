@@ -24,8 +24,12 @@
 //!
 //! `arm-insns`: instructions per byte and per operation of every aarch64 kernel, counted
 //! under `qemu-aarch64` (see [`arm_insns`]).
+//!
+//! `bench-openssl4 [vecrypt-bench arguments]`: `vecrypt-bench` with OpenSSL 4, built from
+//! source, as its OpenSSL peer (see [`openssl4`]).
 
 mod arm_insns;
+mod openssl4;
 mod seal_bench;
 
 use std::collections::BTreeMap;
@@ -76,6 +80,14 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("bench-openssl4") => match openssl4::bench_openssl4(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("xtask bench-openssl4: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some("fuzz") => match fuzz(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
@@ -90,6 +102,7 @@ fn main() -> ExitCode {
             eprintln!("       cargo xtask dudect [--seconds N | --measurements N] [filter...]");
             eprintln!("       cargo xtask seal-bench [--mib N] [--rounds N] [--dir DIR]");
             eprintln!("       cargo xtask arm-insns");
+            eprintln!("       cargo xtask bench-openssl4 [vecrypt-bench arguments]");
             ExitCode::from(2)
         }
     }
