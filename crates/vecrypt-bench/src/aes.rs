@@ -80,7 +80,10 @@ impl Peers for K256 {
 #[cfg(feature = "openssl")]
 fn openssl_name() -> String {
     let version = openssl::version::version();
-    format!("openssl {}", version.split_whitespace().nth(1).unwrap_or(version))
+    format!(
+        "openssl {}",
+        version.split_whitespace().nth(1).unwrap_or(version)
+    )
 }
 
 /// One OpenSSL context kept across calls (the key schedule done once), as `openssl speed
@@ -194,9 +197,14 @@ fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     #[cfg(feature = "openssl")]
     {
         let mut o = Ossl::new(K::openssl("ctr"), &key, Some(&iv), BULK);
-        rows.push(throughput_row(budget, alg, &openssl_name(), "ctr", BULK, || {
-            o.update(&buf)
-        }));
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &openssl_name(),
+            "ctr",
+            BULK,
+            || o.update(&buf),
+        ));
     }
     rows.push(throughput_row(
         budget,
@@ -416,9 +424,14 @@ fn other_mode_rows(budget: Budget, rows: &mut Vec<Row>) {
     #[cfg(feature = "openssl")]
     {
         let mut o = ossl(openssl::cipher::Cipher::aes_128_ofb(), &key);
-        rows.push(throughput_row(budget, alg, &openssl_name(), "ofb", BULK, || {
-            o.update(&buf)
-        }));
+        rows.push(throughput_row(
+            budget,
+            alg,
+            &openssl_name(),
+            "ofb",
+            BULK,
+            || o.update(&buf),
+        ));
     }
     for &b in &backends {
         let c = Aes::<K128>::with_backend(&key, b).expect("backend");
