@@ -163,6 +163,34 @@ pub fn parse_exact(mode: HashMode, rho: &[u8; 32], first: u8, second: u8, r: &mu
     parse_with(mode, rho, first, second, |i, v| r.0[i] = v);
 }
 
+/// [`parse_exact`] in SM3 mode, given the XOF's first blocks `given` (whole blocks, at
+/// most the first squeeze): for an entry whose first squeeze, computed by the lanes, held
+/// fewer than 256 values in whole groups (about one entry in a thousand). The XOF's blocks
+/// are independent counter blocks, so only those after `given` are computed (almost never
+/// any: the reference's parse also reads the partial group at the end), not the whole XOF
+/// again.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub fn parse_exact_sm3_after(rho: &[u8; 32], first: u8, second: u8, given: &[u8], r: &mut Poly) {
+    let mode = HashMode::Sm3;
+    let (rate, blocks) = (mode.xof_rate(), mode.xof_first_blocks());
+    assert!(
+        given.len().is_multiple_of(rate) && given.len() <= blocks * rate,
+        "whole first blocks"
+    );
+    let mut xof = MatrixXof::empty(mode);
+    xof.start(rho, first, second);
+    xof.skip_blocks(given.len() / rate);
+    let mut given = given.chunks_exact(rate);
+    let next = |out: &mut [u8]| match given.next() {
+        Some(block) => out.copy_from_slice(block),
+        None => xof.squeeze(out),
+    };
+    parse_stream(next, rate, blocks * rate, &mut |i, v| r.0[i] = v);
+}
+
 /// Parse(XOF(ρ ‖ first ‖ second)) handing coefficient i (in [0, q)) to `push(i, value)`,
 /// for i = 0, 1, ..., 255 in order, without holding the polynomial: the XOF is read one
 /// block at a time, so the frame holds one block instead of the reference's first squeeze.
@@ -245,6 +273,40 @@ pub fn parse_fast(buf: &[u8], r: &mut Poly) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sm3_entries_continue_after_the_blocks_given() {
+        // Entries (ρ, 1, 2) whose fifteen-block first squeeze holds fewer than 256 values in
+        // whole groups, then two whose first squeeze suffices; each given its first 0, 1,
+        // 7, 14 or 15 blocks.
+        let short: [[u8; 32]; 2] = [
+            [
+                0xf6, 0xfa, 0xff, 0x7d, 0xbb, 0xda, 0x69, 0x30, 0x13, 0x84, 0xcc, 0x68, 0x3d, 0x95,
+                0x42, 0xa9, 0x43, 0xb8, 0x46, 0x39, 0x01, 0x9f, 0xd3, 0x75, 0xee, 0xe2, 0xe7, 0x65,
+                0xa3, 0xc2, 0x71, 0x28,
+            ],
+            [
+                0xad, 0xd7, 0xe9, 0xf6, 0xfe, 0xf8, 0x78, 0xb8, 0x57, 0x26, 0x9d, 0x40, 0x29, 0x1f,
+                0x07, 0x8b, 0xd2, 0x70, 0xa2, 0x4b, 0xb8, 0x43, 0x3d, 0x02, 0xb5, 0xcf, 0xf1, 0xee,
+                0xe6, 0xe0, 0x60, 0xa0,
+            ],
+        ];
+        for (t, rho) in short.iter().chain(&[[7u8; 32], [0x42; 32]]).enumerate() {
+            let mut xof = MatrixXof::empty(HashMode::Sm3);
+            xof.start(rho, 1, 2);
+            let mut first = [0u8; 480];
+            xof.squeeze(&mut first);
+            let mut fast = Poly::default();
+            assert_eq!(parse_fast(&first, &mut fast), t >= 2, "entry {t}");
+            let mut want = Poly::default();
+            parse_exact(HashMode::Sm3, rho, 1, 2, &mut want);
+            for blocks in [0usize, 1, 7, 14, 15] {
+                let mut got = Poly::default();
+                parse_exact_sm3_after(rho, 1, 2, &first[..32 * blocks], &mut got);
+                assert_eq!(got, want, "entry {t}, {blocks} blocks given");
+            }
+        }
+    }
 
     /// A toy XOF over a fixed byte string, to drive the refill path on purpose.
     fn scripted(bytes: &[u8]) -> Poly {

@@ -33,7 +33,7 @@ use core::arch::aarch64::*;
 use super::super::hash::{HashMode, SM3_RATE};
 use super::super::params::SEED_BYTES;
 use super::super::poly::Poly;
-use super::super::sampling::{parse_exact, parse_fast};
+use super::super::sampling::{parse_exact_sm3_after, parse_fast};
 use crate::aigis::cbd::noise_bytes;
 use crate::cpu::kernel;
 
@@ -211,8 +211,8 @@ fn counter_tasks<const S: usize>(
 }
 
 /// Matrix entries in SM3 mode: job (x, y, at) writes Parse of the counter blocks
-/// SM3(BE32(c) ‖ ρ ‖ x ‖ y), c = 0 .. 15, to `out[at]`; the rare entry that needs more is
-/// redone by the exact one-lane parser.
+/// SM3(BE32(c) ‖ ρ ‖ x ‖ y), c = 0 .. 15, to `out[at]`; the rare entry that needs more
+/// takes the blocks after those on the one-lane code.
 #[kernel(AIGIS_NEON)]
 #[inline]
 pub(super) fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], out: &mut [Poly]) {
@@ -227,7 +227,7 @@ pub(super) fn gen_entries_sm3(rho: &[u8; SEED_BYTES], jobs: &[(u8, u8, usize)], 
     counter_tasks::<BYTES>(&templates[..n], &[BLOCKS; MAX][..n], |t, buf| {
         let (x, y, at) = jobs[t];
         if !parse_fast(buf, &mut out[at]) {
-            parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
+            parse_exact_sm3_after(rho, x, y, &buf[..BYTES], &mut out[at]);
         }
     });
 }

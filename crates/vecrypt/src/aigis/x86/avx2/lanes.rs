@@ -401,7 +401,8 @@ macro_rules! sm3_lanes {
             let (entry_bufs, noise_bufs) = bufs.split_at_mut(n * STRIDE);
             for (&(x, y, at), buf) in jobs.iter().zip(entry_bufs.chunks_exact(STRIDE)) {
                 if !$parse(&buf[..BYTES], &mut out[at]) {
-                    parse_exact(HashMode::Sm3, rho, x, y, &mut out[at]);
+                    let first_squeeze = &buf[..BYTES];
+                    $crate::aigis::sampling::parse_exact_sm3_after(rho, x, y, first_squeeze, &mut out[at]);
                 }
             }
             for ((&e, p), buf) in etas.iter().zip(noise.iter_mut()).zip(noise_bufs.chunks_exact(STRIDE)) {
