@@ -202,9 +202,10 @@ pub(crate) fn sm3_compress(v: &mut [u32; 8], block: &[u8; 64]) {
 pub fn sm3_counter0_first_block(parts: &[&[u8]]) -> Option<[u32; 8]> {
     let mut block = [0u8; 64];
     let mut at = 4;
-    for &b in parts.iter().flat_map(|p| p.iter()).take(60) {
-        block[at] = b;
-        at += 1;
+    for p in parts {
+        let n = p.len().min(64 - at);
+        block[at..at + n].copy_from_slice(&p[..n]);
+        at += n;
     }
     if at < 64 {
         return None;
@@ -222,16 +223,22 @@ pub fn sm3_counter0_resume(first: &[u32; 8], parts: &[&[u8]]) -> [u8; 32] {
     let mut block = [0u8; 64];
     let mut fill = 0;
     let mut total = 4;
-    for &b in parts.iter().flat_map(|p| p.iter()) {
-        total += 1;
-        if total <= 64 {
-            continue;
-        }
-        block[fill] = b;
-        fill += 1;
-        if fill == 64 {
-            sm3_compress(&mut v, &block);
-            fill = 0;
+    // The first 60 bytes of parts are in `first`.
+    let mut skip = 60;
+    for p in parts {
+        total += p.len();
+        let s = skip.min(p.len());
+        skip -= s;
+        let mut rest = &p[s..];
+        while !rest.is_empty() {
+            let n = rest.len().min(64 - fill);
+            block[fill..fill + n].copy_from_slice(&rest[..n]);
+            fill += n;
+            rest = &rest[n..];
+            if fill == 64 {
+                sm3_compress(&mut v, &block);
+                fill = 0;
+            }
         }
     }
     block[fill] = 0x80;
