@@ -270,15 +270,6 @@ impl MatrixXof {
         }
     }
 
-    /// In SM3 mode, moves on by `n` counter blocks without computing them (each block is
-    /// independent of the others); the SHAKE sponge has no such shortcut and ignores it.
-    #[inline(always)]
-    pub fn skip_blocks(&mut self, n: usize) {
-        if let MatrixXof::Sm3 { counter, .. } = self {
-            *counter += n as u32;
-        }
-    }
-
     /// Squeezes whole blocks into `out` (a multiple of the rate long).
     #[inline(always)]
     pub fn squeeze(&mut self, out: &mut [u8]) {

@@ -14,7 +14,7 @@
 //! because, in that case, the reference also just takes the first 256 accepted values.
 
 use super::hash::{HashMode, MatrixXof};
-use super::params::{N, Q};
+use super::params::{N, Q, SEED_BYTES};
 use super::poly::Poly;
 
 /// The most bytes a first squeeze has (SHAKE128: 3 blocks of 168), for the kernels that
@@ -180,9 +180,12 @@ pub fn parse_exact_sm3_after(rho: &[u8; 32], first: u8, second: u8, given: &[u8]
         given.len().is_multiple_of(rate) && given.len() <= blocks * rate,
         "whole first blocks"
     );
-    let mut xof = MatrixXof::empty(mode);
-    xof.start(rho, first, second);
-    xof.skip_blocks(given.len() / rate);
+    // The XOF from the first block after `given` on.
+    let mut input = [0u8; SEED_BYTES + 2];
+    input[..SEED_BYTES].copy_from_slice(rho);
+    input[SEED_BYTES..].copy_from_slice(&[first, second]);
+    let counter = (given.len() / rate) as u32;
+    let mut xof = MatrixXof::Sm3 { input, counter };
     let mut given = given.chunks_exact(rate);
     let next = |out: &mut [u8]| match given.next() {
         Some(block) => out.copy_from_slice(block),
