@@ -400,8 +400,8 @@ macro_rules! sm3_lanes {
             sm3_tasks(t, c, STRIDE, bufs, hashes, steps, side);
             let (entry_bufs, noise_bufs) = bufs.split_at_mut(n * STRIDE);
             for (&(x, y, at), buf) in jobs.iter().zip(entry_bufs.chunks_exact(STRIDE)) {
-                if !$parse(&buf[..BYTES], &mut out[at]) {
-                    let first_squeeze = &buf[..BYTES];
+                let first_squeeze = &buf[..BYTES];
+                if !$parse(first_squeeze, &mut out[at]) {
                     $crate::aigis::sampling::parse_exact_sm3_after(rho, x, y, first_squeeze, &mut out[at]);
                 }
             }
@@ -414,26 +414,14 @@ macro_rules! sm3_lanes {
         }
 
         /// Noise polynomials with nonces 0, 1, ... in SM3 mode: every 32-byte counter
-        /// block of every polynomial's PRF output is one task of [`sm3_tasks`].
+        /// block of every polynomial's PRF output is one task of [`sm3_tasks`]
+        /// ([`entries_and_noise_sm3`] without matrix entries).
         #[kernel($kernel)]
         pub fn noise_sm3(seed: &[u8; SEED_BYTES], etas: &[usize], out: &mut [Poly]) {
             use $crate::aigis::indcpa::MAX_NOISE;
-            use $crate::aigis::x86::sm3::{BLOCK, padded_counter_block};
             const STRIDE: usize = noise_bytes(8);
-            let mut templates = [[0u8; BLOCK]; MAX_NOISE];
-            let mut counts = [0usize; MAX_NOISE];
-            for (i, &e) in etas.iter().enumerate() {
-                templates[i] = padded_counter_block(0, &[seed, &[i as u8]]);
-                counts[i] = noise_bytes(e) / SM3_RATE;
-            }
-            let mut bufs = [0u8; MAX_NOISE * STRIDE];
-            let n = etas.len();
-            sm3_tasks(&templates[..n], &counts[..n], STRIDE, &mut bufs, &mut [], 0, None);
-            for ((&e, p), buf) in etas.iter().zip(out.iter_mut()).zip(bufs.chunks_exact(STRIDE)) {
-                $crate::aigis::x86::avx2::cbd_vec(p, &buf[..noise_bytes(e)], e);
-            }
-            $crate::wipe::bytes(templates.as_flattened_mut());
-            $crate::wipe::bytes(&mut bufs);
+            let rho = &[0; SEED_BYTES];
+            entries_and_noise_sm3::<MAX_NOISE, STRIDE>(rho, &[], &mut [], seed, etas, out, &mut []);
         }
     };
 }
