@@ -81,6 +81,37 @@ fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
     w
 }
 
+/// What a lane engine tells one call of its compression beside the blocks, and what the
+/// call gives back, for W lanes. Lanes in `restart` start from the initial chaining value
+/// instead of `state`; lanes in `counted` take `counters[l]` as message word 0 (a counter
+/// block's BE32 counter) instead of the block's first four bytes, so that a counter block
+/// needs no store into its template. `digests[l]` receives lane l's new chaining value as
+/// bytes (a finished hash's digest), read out of the registers at the end of the call.
+pub struct Sm3Step<const W: usize> {
+    pub restart: u32,
+    pub counted: u32,
+    pub counters: [u32; W],
+    pub digests: [[u8; 32]; W],
+}
+
+impl<const W: usize> Sm3Step<W> {
+    pub const fn new() -> Self {
+        Self {
+            restart: 0,
+            counted: 0,
+            counters: [0; W],
+            digests: [[0; 32]; W],
+        }
+    }
+}
+
+impl<const W: usize> Drop for Sm3Step<W> {
+    fn drop(&mut self) {
+        // The digests of noise blocks are secret.
+        crate::wipe::bytes(self.digests.as_flattened_mut());
+    }
+}
+
 /// [`compress_x8`], then the block `side_blocks` (none or one) of one more message into
 /// `side`, one after the other on the scalar code: the form of
 /// `sm3_x16::compress_x16_side` for the eight-lane engine.
@@ -89,21 +120,32 @@ fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
 pub fn compress_x8_side(
     state: &mut [[u32; 8]; 8],
     blocks: &[[u8; BLOCK]; 8],
+    step: &mut Sm3Step<8>,
     side: &mut [u32; 8],
     side_blocks: &[[u8; BLOCK]],
 ) {
-    compress_x8(state, blocks);
+    compress_x8(state, blocks, step);
     for b in side_blocks {
         crate::aigis::sm3_counter::sm3_compress(side, b);
     }
 }
 
-/// Eight compressions: lane l of the chaining values `state[0..8][l]` absorbs
-/// `blocks[l]`. The blocks are loaded as rows, byte-swapped and transposed in registers;
-/// the state is word-major so that a caller can set or read one lane with plain stores.
+/// The lanes of `bits` (bit l for lane l) as all-ones 32-bit lanes.
 #[kernel(AIGIS_SM3_AVX2)]
 #[inline]
-pub fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[[u8; BLOCK]; 8]) {
+fn lane_mask(bits: u32) -> __m256i {
+    let each = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits as i32), each), each)
+}
+
+/// Eight compressions: lane l of the chaining values `state[0..8][l]` (or the initial
+/// value, see [`Sm3Step`]) absorbs `blocks[l]` (word 0 possibly replaced by a counter).
+/// The blocks are loaded as rows, byte-swapped and transposed in registers; the state is
+/// word-major so that it stays in rows between calls, and the new values also go out
+/// lane by lane as bytes in `step.digests`.
+#[kernel(AIGIS_SM3_AVX2)]
+#[inline]
+pub fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[[u8; BLOCK]; 8], step: &mut Sm3Step<8>) {
     let swap = _mm256_setr_epi8(
         3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
         15, 14, 13, 12,
@@ -121,13 +163,24 @@ pub fn compress_x8(state: &mut [[u32; 8]; 8], blocks: &[[u8; BLOCK]; 8]) {
     let mut w = [_mm256_setzero_si256(); 16];
     w[..8].copy_from_slice(&lo);
     w[8..].copy_from_slice(&hi);
+    // SAFETY: the counters are 32 readable bytes; the load has no alignment requirement.
+    let counters = unsafe { _mm256_loadu_si256(step.counters.as_ptr().cast()) };
+    w[0] = _mm256_blendv_epi8(w[0], counters, lane_mask(step.counted));
+    let restart = lane_mask(step.restart);
     // SAFETY: each row is 32 readable bytes; the load has no alignment requirement.
-    let mut v: [__m256i; 8] =
-        core::array::from_fn(|r| unsafe { _mm256_loadu_si256(state[r].as_ptr().cast()) });
+    let mut v: [__m256i; 8] = core::array::from_fn(|r| unsafe {
+        let row = _mm256_loadu_si256(state[r].as_ptr().cast());
+        _mm256_blendv_epi8(row, _mm256_set1_epi32(IV[r] as i32), restart)
+    });
     compress_words(&mut v, &w);
     for (row, vi) in state.iter_mut().zip(v) {
         // SAFETY: each row is 32 writable bytes; the store has no alignment requirement.
         unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), vi) };
+    }
+    let lanes = transpose8(v.map(|x| _mm256_shuffle_epi8(x, swap)));
+    for (d, x) in step.digests.iter_mut().zip(lanes) {
+        // SAFETY: each digest is 32 writable bytes; the store has no alignment requirement.
+        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), x) };
     }
     crate::wipe::set(&mut w, [_mm256_setzero_si256(); 16]);
 }
@@ -195,20 +248,23 @@ mod tests {
             p.extend_from_slice(&((m.len() as u64) * 8).to_be_bytes());
             p
         });
-        let mut state = IV.map(|x| [x; 8]);
+        // The first call starts every lane from the initial value, whatever `state` holds.
+        let mut state = [[0xdead_beef; 8]; 8];
+        let mut step = Sm3Step::new();
+        step.restart = 0xff;
         for i in 0..padded[0].len() / BLOCK {
             let blocks: [[u8; BLOCK]; 8] =
                 core::array::from_fn(|l| padded[l][i * BLOCK..(i + 1) * BLOCK].try_into().unwrap());
             // SAFETY: the callers check AVX2 first.
-            unsafe { compress_x8(&mut state, &blocks) };
-        }
-        core::array::from_fn(|l| {
-            let mut d = [0u8; 32];
-            for (r, row) in state.iter().enumerate() {
-                d[4 * r..4 * r + 4].copy_from_slice(&row[l].to_be_bytes());
+            unsafe { compress_x8(&mut state, &blocks, &mut step) };
+            step.restart = 0;
+            // The bytes given back are the state's rows, lane by lane.
+            for l in 0..8 {
+                let want: Vec<u8> = state.iter().flat_map(|row| row[l].to_be_bytes()).collect();
+                assert_eq!(step.digests[l][..], want[..], "lane {l}");
             }
-            d
-        })
+        }
+        step.digests
     }
 
     #[test]
@@ -240,17 +296,38 @@ mod tests {
             return;
         }
         let seed = [0x5au8; 32];
+        // Lanes 0, 2, 5 and 7 restart and take their counter from the step (their blocks
+        // say counter 0); the others continue from the initial value already in the state
+        // and read the counter from their blocks.
+        let (restart, counted) = (0b1010_0101u32, 0b1010_0101u32);
         let mut state = IV.map(|x| [x; 8]);
-        let blocks: [[u8; BLOCK]; 8] =
-            core::array::from_fn(|l| padded_counter_block(l as u32 * 3, &[&seed, &[l as u8, 7]]));
+        for (r, row) in state.iter_mut().enumerate() {
+            for (l, x) in row.iter_mut().enumerate() {
+                if restart >> l & 1 == 1 {
+                    *x = r as u32 * 0x0101_0101;
+                }
+            }
+        }
+        let mut step = Sm3Step::new();
+        (step.restart, step.counted) = (restart, counted);
+        let blocks: [[u8; BLOCK]; 8] = core::array::from_fn(|l| {
+            let c = if counted >> l & 1 == 1 {
+                0
+            } else {
+                l as u32 * 3
+            };
+            padded_counter_block(c, &[&seed, &[l as u8, 7]])
+        });
+        step.counters = core::array::from_fn(|l| l as u32 * 3);
         // SAFETY: AVX2 was checked above.
-        unsafe { compress_x8(&mut state, &blocks) };
+        unsafe { compress_x8(&mut state, &blocks, &mut step) };
         for l in 0..8 {
             let mut m = (l as u32 * 3).to_be_bytes().to_vec();
             m.extend_from_slice(&seed);
             m.extend_from_slice(&[l as u8, 7]);
             let got: Vec<u8> = state.iter().flat_map(|row| row[l].to_be_bytes()).collect();
             assert_eq!(got[..], sm3(&m)[..], "lane {l}");
+            assert_eq!(step.digests[l], sm3(&m), "lane {l}");
         }
     }
 }

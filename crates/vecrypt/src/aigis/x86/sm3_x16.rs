@@ -19,7 +19,7 @@
 
 use core::arch::x86_64::*;
 
-use super::sm3::{BLOCK, T_ROTATED};
+use super::sm3::{BLOCK, IV, Sm3Step, T_ROTATED};
 use crate::cpu::kernel;
 
 macro_rules! rotl {
@@ -80,6 +80,49 @@ fn load_words(blocks: &[[u8; BLOCK]; 16]) -> [__m512i; 16] {
     w
 }
 
+/// The eight rows of chaining values (word r of lane l in lane l of `rows[r]`) as sixteen
+/// big-endian 32-byte digests: byte-swapped and transposed in registers.
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+fn store_digests(rows: [__m512i; 8], out: &mut [[u8; 32]; 16]) {
+    let swap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
+    let r = rows.map(|x| _mm512_shuffle_epi8(x, swap));
+    // u[h][j], 128-bit lane k: words 4h .. 4h + 3 of lane 4k + j.
+    let mut u = [[_mm512_setzero_si512(); 4]; 2];
+    for (h, uh) in u.iter_mut().enumerate() {
+        let (a, b, c, d) = (r[4 * h], r[4 * h + 1], r[4 * h + 2], r[4 * h + 3]);
+        let ab_lo = _mm512_unpacklo_epi32(a, b);
+        let ab_hi = _mm512_unpackhi_epi32(a, b);
+        let cd_lo = _mm512_unpacklo_epi32(c, d);
+        let cd_hi = _mm512_unpackhi_epi32(c, d);
+        uh[0] = _mm512_unpacklo_epi64(ab_lo, cd_lo);
+        uh[1] = _mm512_unpackhi_epi64(ab_lo, cd_lo);
+        uh[2] = _mm512_unpacklo_epi64(ab_hi, cd_hi);
+        uh[3] = _mm512_unpackhi_epi64(ab_hi, cd_hi);
+    }
+    for j in 0..4 {
+        // Lanes j and 4 + j, then 8 + j and 12 + j: both halves of each side by side.
+        let first = _mm512_shuffle_i32x4::<0x44>(u[0][j], u[1][j]);
+        let second = _mm512_shuffle_i32x4::<0xee>(u[0][j], u[1][j]);
+        let first = _mm512_shuffle_i32x4::<0xd8>(first, first);
+        let second = _mm512_shuffle_i32x4::<0xd8>(second, second);
+        for (k, x) in [(0, first), (2, second)] {
+            // SAFETY: each digest is 32 writable bytes; the stores have no alignment
+            // requirement.
+            unsafe {
+                _mm256_storeu_si256(
+                    out[4 * k + j].as_mut_ptr().cast(),
+                    _mm512_castsi512_si256(x),
+                );
+                _mm256_storeu_si256(
+                    out[4 * (k + 1) + j].as_mut_ptr().cast(),
+                    _mm512_extracti64x4_epi64::<1>(x),
+                );
+            }
+        }
+    }
+}
+
 /// One round; `ff` and `gg` are the round's boolean functions of (a, b, c) and (e, f, g).
 #[kernel(AIGIS_SM3_AVX512)]
 #[inline]
@@ -105,27 +148,34 @@ fn round(s: &mut [__m512i; 8], t: u32, w: __m512i, w4: __m512i, ff: __m512i, gg:
 pub fn compress_x16_side(
     state: &mut [[u32; 16]; 8],
     blocks: &[[u8; BLOCK]; 16],
+    step: &mut Sm3Step<16>,
     side: &mut [u32; 8],
     side_blocks: &[[u8; BLOCK]],
 ) {
     match side_blocks.first() {
-        None => compress_x16_beside::<false>(state, blocks, side, &[0; BLOCK]),
-        Some(b) => compress_x16_beside::<true>(state, blocks, side, b),
+        None => compress_x16_beside::<false>(state, blocks, step, side, &[0; BLOCK]),
+        Some(b) => compress_x16_beside::<true>(state, blocks, step, side, b),
     }
 }
 
-/// Sixteen compressions: lane l of the chaining values `state[0..8][l]` absorbs
-/// `blocks[l]` (the state is word-major so that a caller can set or read one lane with
-/// plain stores and loads); and, if `SIDE`, beside them one block of one more message on
-/// the scalar units: `side` absorbs `side_block`, its round j placed after vector round j.
-/// A vector round waits on its own chain of dependent instructions and leaves most issue
-/// slots free, so the scalar rounds run in its shadow: a long hash such as H(pk) advances
-/// a block per call instead of waiting for the lanes to finish.
+/// Sixteen compressions: lane l of the chaining values `state[0..8][l]` (or the initial
+/// value, see [`Sm3Step`]) absorbs `blocks[l]`, word 0 possibly replaced by a counter (the
+/// state is word-major so that it stays in rows between calls; the new values also go out
+/// lane by lane as bytes in `step.digests`); and, if `SIDE`, beside them one block of one
+/// more message on the scalar units: `side` absorbs `side_block`, its round j placed after
+/// vector round j. A vector round waits on its own chain of dependent instructions and
+/// leaves most issue slots free, so the scalar rounds run in its shadow: a long hash such
+/// as H(pk) advances a block per call instead of waiting for the lanes to finish.
+///
+/// Never inlined: in its own frame the scalar rounds keep their state in registers, while
+/// inlined into the lane engine's loop they spilled it, and Aigis-enc-2's SM3 encapsulation
+/// and decapsulation took about 5,500 more TSC cycles (Zen 5, `workload` example).
 #[kernel(AIGIS_SM3_AVX512)]
-#[inline]
+#[inline(never)]
 pub fn compress_x16_beside<const SIDE: bool>(
     state: &mut [[u32; 16]; 8],
     blocks: &[[u8; BLOCK]; 16],
+    step: &mut Sm3Step<16>,
     side: &mut [u32; 8],
     side_block: &[u8; BLOCK],
 ) {
@@ -139,9 +189,14 @@ pub fn compress_x16_beside<const SIDE: bool>(
     // for the j = i mod 16 in use, and W[j + 4] is written over W[j - 12] when round j
     // needs it. The rounds are unrolled sixteen at a time so that every slot is fixed.
     let mut w = load_words(blocks);
+    // SAFETY: the counters are 64 readable bytes; the load has no alignment requirement.
+    let counters = unsafe { _mm512_loadu_si512(step.counters.as_ptr().cast()) };
+    w[0] = _mm512_mask_mov_epi32(w[0], step.counted as u16, counters);
     // SAFETY: each row is 64 readable bytes; the load has no alignment requirement.
-    let v: [__m512i; 8] =
-        core::array::from_fn(|r| unsafe { _mm512_loadu_si512(state[r].as_ptr().cast()) });
+    let v: [__m512i; 8] = core::array::from_fn(|r| unsafe {
+        let row = _mm512_loadu_si512(state[r].as_ptr().cast());
+        _mm512_mask_mov_epi32(row, step.restart as u16, _mm512_set1_epi32(IV[r] as i32))
+    });
     let mut s = v;
     macro_rules! round {
         ($j:expr, $i:literal, $late:literal) => {{
@@ -177,17 +232,19 @@ pub fn compress_x16_beside<const SIDE: bool>(
         }
         crate::wipe::u32s(&mut sw);
     }
-    for ((row, vi), si) in state.iter_mut().zip(v).zip(s) {
+    let out: [__m512i; 8] = core::array::from_fn(|r| _mm512_xor_si512(v[r], s[r]));
+    for (row, x) in state.iter_mut().zip(out) {
         // SAFETY: each row is 64 writable bytes; the store has no alignment requirement.
-        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), _mm512_xor_si512(vi, si)) };
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), x) };
     }
+    store_digests(out, &mut step.digests);
     // The message words of the noise are secret: cleared before the frame is left.
     crate::wipe::set(&mut w, [_mm512_setzero_si512(); 16]);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::sm3::{IV, padded_counter_block};
+    use super::super::sm3::padded_counter_block;
     use super::*;
     use crate::cpu::kernels;
     use sm3::{Digest, Sm3};
@@ -230,14 +287,13 @@ mod tests {
                 })
                 .collect();
             let most = padded.iter().map(|p| p.len() / BLOCK).max().unwrap();
-            let mut state = [[0u32; 16]; 8];
+            // The first call starts every lane from the initial value, whatever `state`
+            // holds.
+            let mut state = [[0x5555_aaaau32; 16]; 8];
             let mut done = [[0u8; 32]; 16];
+            let mut io = Sm3Step::new();
             for step in 0..most {
-                if step == 0 {
-                    for (row, iv) in state.iter_mut().zip(IV) {
-                        *row = [iv; 16];
-                    }
-                }
+                io.restart = if step == 0 { 0xffff } else { 0 };
                 let blocks: [[u8; BLOCK]; 16] = core::array::from_fn(|l| {
                     let p = &padded[l];
                     let mut b = [0u8; BLOCK];
@@ -247,10 +303,11 @@ mod tests {
                     b
                 });
                 // SAFETY: the features were checked above.
-                unsafe { compress_x16_side(&mut state, &blocks, &mut [0; 8], &[]) };
+                unsafe { compress_x16_side(&mut state, &blocks, &mut io, &mut [0; 8], &[]) };
                 for (l, p) in padded.iter().enumerate() {
+                    assert_eq!(io.digests[l], digest(&state, l), "lane {l}: bytes = rows");
                     if (step + 1) * BLOCK == p.len() {
-                        done[l] = digest(&state, l);
+                        done[l] = io.digests[l];
                     }
                 }
             }
@@ -267,21 +324,37 @@ mod tests {
             return;
         }
         let seed: [u8; 32] = core::array::from_fn(|i| (i * 11 + 5) as u8);
-        let blocks: [[u8; BLOCK]; 16] = core::array::from_fn(|l| {
-            padded_counter_block(l as u32 * 5 + 1, &[&seed, &[l as u8, 3]])
-        });
+        // Lanes in `restart` start from garbage replaced by the initial value, the others
+        // from the initial value in the state; lanes in `counted` take their counter from
+        // the step (their blocks say 0), the others from their blocks.
+        let (restart, counted) = (0b1010_0110_0101_1001u32, 0b0110_0101_1100_1010u32);
         let mut state = [[0u32; 16]; 8];
-        for (row, iv) in state.iter_mut().zip(IV) {
-            *row = [iv; 16];
+        for (r, row) in state.iter_mut().enumerate() {
+            for (l, x) in row.iter_mut().enumerate() {
+                *x = if restart >> l & 1 == 1 {
+                    0x0101_0101 * r as u32
+                } else {
+                    IV[r]
+                };
+            }
         }
+        let counter = |l: usize| l as u32 * 5 + 1;
+        let blocks: [[u8; BLOCK]; 16] = core::array::from_fn(|l| {
+            let c = if counted >> l & 1 == 1 { 0 } else { counter(l) };
+            padded_counter_block(c, &[&seed, &[l as u8, 3]])
+        });
+        let mut io = Sm3Step::new();
+        (io.restart, io.counted) = (restart, counted);
+        io.counters = core::array::from_fn(counter);
         // SAFETY: the features were checked above.
-        unsafe { compress_x16_side(&mut state, &blocks, &mut [0; 8], &[]) };
+        unsafe { compress_x16_side(&mut state, &blocks, &mut io, &mut [0; 8], &[]) };
         for l in 0..16 {
-            let mut m = (l as u32 * 5 + 1).to_be_bytes().to_vec();
+            let mut m = counter(l).to_be_bytes().to_vec();
             m.extend_from_slice(&seed);
             m.extend_from_slice(&[l as u8, 3]);
             let want: [u8; 32] = Sm3::digest(&m).into();
             assert_eq!(digest(&state, l), want, "lane {l}");
+            assert_eq!(io.digests[l], want, "lane {l}");
         }
     }
 
@@ -312,7 +385,15 @@ mod tests {
                         sm3_hash_block(input, step + h, b);
                     }
                     // SAFETY: the features were checked above.
-                    unsafe { compress_x16_side(&mut state, &blocks, &mut side, &sb[..n]) };
+                    unsafe {
+                        compress_x16_side(
+                            &mut state,
+                            &blocks,
+                            &mut Sm3Step::new(),
+                            &mut side,
+                            &sb[..n],
+                        )
+                    };
                     step += n;
                     for l in 0..16 {
                         let mut m = (l as u32).to_be_bytes().to_vec();

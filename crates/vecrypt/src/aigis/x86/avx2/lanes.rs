@@ -232,10 +232,14 @@ macro_rules! sm3_lanes {
             side: Option<usize>,
         ) {
             use $crate::aigis::x86::avx2::{Sm3Job, sm3_hash_block, sm3_hash_blocks};
-            use $crate::aigis::x86::sm3::{BLOCK, IV};
+            use $crate::aigis::x86::sm3::{BLOCK, IV, Sm3Step};
             let mut state = [[0u32; $w]; 8];
             let mut blocks = [[0u8; BLOCK]; $w];
             let mut jobs = [Sm3Job::Idle; $w];
+            let mut step_io = Sm3Step::<$w>::new();
+            // The template each lane's block holds, so that a counter block is copied in
+            // only when its lane moves to another template.
+            let mut holds = [usize::MAX; $w];
             let mut next_hash = 0;
             let (mut t, mut c) = (0, 0);
             let mut side_v = IV;
@@ -247,6 +251,8 @@ macro_rules! sm3_lanes {
             }
             loop {
                 let mut busy = false;
+                step_io.restart = 0;
+                step_io.counted = 0;
                 for l in 0..$w {
                     let carry_on = matches!(jobs[l], Sm3Job::Hash { step, blocks, .. } if step < blocks);
                     if !carry_on {
@@ -273,20 +279,23 @@ macro_rules! sm3_lanes {
                         } else {
                             Sm3Job::Idle
                         };
-                        for (row, iv) in state.iter_mut().zip(IV) {
-                            row[l] = iv;
-                        }
+                        step_io.restart |= 1 << l;
                     }
                     match jobs[l] {
                         Sm3Job::Idle => {}
                         Sm3Job::Single { t, c } => {
                             busy = true;
-                            blocks[l] = templates[t];
-                            blocks[l][..4].copy_from_slice(&(c as u32).to_be_bytes());
+                            if holds[l] != t {
+                                blocks[l] = templates[t];
+                                holds[l] = t;
+                            }
+                            step_io.counted |= 1 << l;
+                            step_io.counters[l] = c as u32;
                         }
                         Sm3Job::Hash { i, step, .. } => {
                             busy = true;
                             sm3_hash_block(hashes[i].0, step, &mut blocks[l]);
+                            holds[l] = usize::MAX;
                         }
                     }
                 }
@@ -299,7 +308,7 @@ macro_rules! sm3_lanes {
                         sm3_hash_block(hashes[i].0, side_step + h, b);
                     }
                 }
-                $compress(&mut state, &blocks, &mut side_v, &side_blocks[..beside]);
+                $compress(&mut state, &blocks, &mut step_io, &mut side_v, &side_blocks[..beside]);
                 side_step += beside;
                 for l in 0..$w {
                     let dst: &mut [u8] = match &mut jobs[l] {
@@ -316,9 +325,7 @@ macro_rules! sm3_lanes {
                             &mut hashes[*i].1[..]
                         }
                     };
-                    for (d, row) in dst.chunks_exact_mut(4).zip(state.iter()) {
-                        d.copy_from_slice(&row[l].to_be_bytes());
-                    }
+                    dst.copy_from_slice(&step_io.digests[l]);
                 }
             }
             if let Some(i) = side {
