@@ -48,8 +48,21 @@ pub const KECCAK_RC: [u64; 24] = [
 /// the chi inputs) so the 25 state words stay in registers; one text for the scalar
 /// permutation and the multi-lane ones, each passing its own word operations.
 /// `$rol::<L, R>` rotates left by `L` (`R = 64 - L`, for shift-based rotations).
+/// `$theta(a, p, q)` is a ^ p ^ q, theta's step on one word with p = C\[x - 1\] and
+/// q = C\[x + 1\] <<< 1: a form with a three-input XOR instruction does it in one, saving
+/// the five D words; one without writes it as a ^ (p ^ q), and the compiler computes each
+/// column's p ^ q once.
 macro_rules! keccak_f1600_rounds {
-    ($s:expr, $rcs:expr, $xor:ident, $xor5:ident, $chi:ident, $rol:ident, $splat:ident) => {{
+    (
+        $s:expr,
+        $rcs:expr,
+        $xor:ident,
+        $xor5:ident,
+        $theta:ident,
+        $chi:ident,
+        $rol:ident,
+        $splat:ident
+    ) => {{
         let [
             mut a0,
             mut a1,
@@ -83,36 +96,36 @@ macro_rules! keccak_f1600_rounds {
             let c2 = $xor5(a2, a7, a12, a17, a22);
             let c3 = $xor5(a3, a8, a13, a18, a23);
             let c4 = $xor5(a4, a9, a14, a19, a24);
-            let d0 = $xor(c4, $rol::<1, 63>(c1));
-            let d1 = $xor(c0, $rol::<1, 63>(c2));
-            let d2 = $xor(c1, $rol::<1, 63>(c3));
-            let d3 = $xor(c2, $rol::<1, 63>(c4));
-            let d4 = $xor(c3, $rol::<1, 63>(c0));
-            let b0 = $xor(a0, d0);
-            let b10 = $rol::<1, 63>($xor(a1, d1));
-            let b20 = $rol::<62, 2>($xor(a2, d2));
-            let b5 = $rol::<28, 36>($xor(a3, d3));
-            let b15 = $rol::<27, 37>($xor(a4, d4));
-            let b16 = $rol::<36, 28>($xor(a5, d0));
-            let b1 = $rol::<44, 20>($xor(a6, d1));
-            let b11 = $rol::<6, 58>($xor(a7, d2));
-            let b21 = $rol::<55, 9>($xor(a8, d3));
-            let b6 = $rol::<20, 44>($xor(a9, d4));
-            let b7 = $rol::<3, 61>($xor(a10, d0));
-            let b17 = $rol::<10, 54>($xor(a11, d1));
-            let b2 = $rol::<43, 21>($xor(a12, d2));
-            let b12 = $rol::<25, 39>($xor(a13, d3));
-            let b22 = $rol::<39, 25>($xor(a14, d4));
-            let b23 = $rol::<41, 23>($xor(a15, d0));
-            let b8 = $rol::<45, 19>($xor(a16, d1));
-            let b18 = $rol::<15, 49>($xor(a17, d2));
-            let b3 = $rol::<21, 43>($xor(a18, d3));
-            let b13 = $rol::<8, 56>($xor(a19, d4));
-            let b14 = $rol::<18, 46>($xor(a20, d0));
-            let b24 = $rol::<2, 62>($xor(a21, d1));
-            let b9 = $rol::<61, 3>($xor(a22, d2));
-            let b19 = $rol::<56, 8>($xor(a23, d3));
-            let b4 = $rol::<14, 50>($xor(a24, d4));
+            let (p0, q0) = (c4, $rol::<1, 63>(c1));
+            let (p1, q1) = (c0, $rol::<1, 63>(c2));
+            let (p2, q2) = (c1, $rol::<1, 63>(c3));
+            let (p3, q3) = (c2, $rol::<1, 63>(c4));
+            let (p4, q4) = (c3, $rol::<1, 63>(c0));
+            let b0 = $theta(a0, p0, q0);
+            let b10 = $rol::<1, 63>($theta(a1, p1, q1));
+            let b20 = $rol::<62, 2>($theta(a2, p2, q2));
+            let b5 = $rol::<28, 36>($theta(a3, p3, q3));
+            let b15 = $rol::<27, 37>($theta(a4, p4, q4));
+            let b16 = $rol::<36, 28>($theta(a5, p0, q0));
+            let b1 = $rol::<44, 20>($theta(a6, p1, q1));
+            let b11 = $rol::<6, 58>($theta(a7, p2, q2));
+            let b21 = $rol::<55, 9>($theta(a8, p3, q3));
+            let b6 = $rol::<20, 44>($theta(a9, p4, q4));
+            let b7 = $rol::<3, 61>($theta(a10, p0, q0));
+            let b17 = $rol::<10, 54>($theta(a11, p1, q1));
+            let b2 = $rol::<43, 21>($theta(a12, p2, q2));
+            let b12 = $rol::<25, 39>($theta(a13, p3, q3));
+            let b22 = $rol::<39, 25>($theta(a14, p4, q4));
+            let b23 = $rol::<41, 23>($theta(a15, p0, q0));
+            let b8 = $rol::<45, 19>($theta(a16, p1, q1));
+            let b18 = $rol::<15, 49>($theta(a17, p2, q2));
+            let b3 = $rol::<21, 43>($theta(a18, p3, q3));
+            let b13 = $rol::<8, 56>($theta(a19, p4, q4));
+            let b14 = $rol::<18, 46>($theta(a20, p0, q0));
+            let b24 = $rol::<2, 62>($theta(a21, p1, q1));
+            let b9 = $rol::<61, 3>($theta(a22, p2, q2));
+            let b19 = $rol::<56, 8>($theta(a23, p3, q3));
+            let b4 = $rol::<14, 50>($theta(a24, p4, q4));
             a0 = $chi(b0, b1, b2);
             a1 = $chi(b1, b2, b3);
             a2 = $chi(b2, b3, b4);
@@ -155,6 +168,11 @@ fn xor64(a: u64, b: u64) -> u64 {
 }
 
 #[inline(always)]
+fn theta64(a: u64, p: u64, q: u64) -> u64 {
+    a ^ (p ^ q)
+}
+
+#[inline(always)]
 fn xor5_64(a: u64, b: u64, c: u64, d: u64, e: u64) -> u64 {
     a ^ b ^ c ^ d ^ e
 }
@@ -186,7 +204,7 @@ fn splat64(v: u64) -> u64 {
 )]
 #[inline(always)]
 pub fn keccak_f1600(s: &mut [u64; 25]) {
-    keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, chi64, rol64, splat64);
+    keccak_f1600_rounds!(s, KECCAK_RC, xor64, xor5_64, theta64, chi64, rol64, splat64);
 }
 
 /// A Keccak-f\[1600\] for the one-state sponges (the hashes H and G); a backend may bring a
