@@ -10,12 +10,18 @@
 //! over W\[j - 12\] as round j needs it) and the rounds are unrolled sixteen at a time, so
 //! there is no schedule array in memory and no register moves for the state's rotation.
 //!
-//! Measured on Zen 5 (EPYC, time-stamp counter at 2.6 GHz, best of 200 x 100 calls): one
+//! Measured on Zen 5 (EPYC, time-stamp counter at 2.6 GHz, best of 300 x 20 calls): one
 //! call of [`compress_x16_side`] without side blocks (sixteen compressions, chaining values
-//! in memory) takes about 555 TSC cycles, 35 per block; with the 68-word schedule array it
-//! took 990. The bound is the round's dependency chain (about seven dependent vector
-//! operations a round, 64 rounds): the vector pipes are far from full, which is why a
-//! scalar block beside the lanes costs about 120 cycles instead of the 294 it takes alone.
+//! loaded and stored, and the digests transposed out) takes about 560 TSC cycles, 35 per
+//! block; with the 68-word schedule array it took 990. The bound is the round's dependency
+//! chain: six dependent vector operations a round, each of two cycles' latency on Zen 5
+//! (measured: VPADDD, VPXORQ, VPROLD alike), 12 cycles a round, 768 for 64 rounds, about
+//! 470 TSC cycles; the call runs at about 0.85 of it, the rest being the loads, transposes
+//! and stores. The vector pipes are far from full (about twenty operations a round, four
+//! pipes), which is why a scalar block beside the lanes costs about 140 cycles instead of
+//! the 300 it takes alone. A second group of sixteen lanes interleaved round by round
+//! (32 messages a call) took about 740 cycles without a side block, but over 1,500 with
+//! one, so the lane engine keeps one group.
 
 use core::arch::x86_64::*;
 
