@@ -347,7 +347,7 @@ impl<const W: usize, const RATE: usize> ShakeLanes<W, RATE> {
             le.copy_from_slice(c);
             w[j] ^= u64::from_le_bytes(le);
         }
-        crate::wipe::bytes(&mut blk);
+        crate::wipe::array(&mut blk);
     }
 
     /// Instance j back to the zero state, for its next input.
