@@ -47,29 +47,45 @@ fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     _mm512_ternarylogic_epi32::<XOR3>(a, b, c)
 }
 
+/// Reverses the bytes of every 32-bit word: SM3's big-endian words to and from registers.
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+fn swap_words(x: __m512i) -> __m512i {
+    let swap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
+    _mm512_shuffle_epi8(x, swap)
+}
+
+/// The 4 x 4 transposes within each 128-bit lane of four registers: 128-bit lane k of
+/// result j holds word j of that lane of `a`, `b`, `c` and `d`, in that order.
+#[kernel(AIGIS_SM3_AVX512)]
+#[inline]
+fn interleave4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
+    let ab_lo = _mm512_unpacklo_epi32(a, b);
+    let ab_hi = _mm512_unpackhi_epi32(a, b);
+    let cd_lo = _mm512_unpacklo_epi32(c, d);
+    let cd_hi = _mm512_unpackhi_epi32(c, d);
+    [
+        _mm512_unpacklo_epi64(ab_lo, cd_lo),
+        _mm512_unpackhi_epi64(ab_lo, cd_lo),
+        _mm512_unpacklo_epi64(ab_hi, cd_hi),
+        _mm512_unpackhi_epi64(ab_hi, cd_hi),
+    ]
+}
+
 /// The sixteen words of each of sixteen blocks, word i of block l in lane l of `w[i]`
 /// (big-endian words, as SM3 reads them).
 #[kernel(AIGIS_SM3_AVX512)]
 #[inline]
 fn load_words(blocks: &[[u8; BLOCK]; 16]) -> [__m512i; 16] {
-    let swap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
     // SAFETY: each block is 64 readable bytes; the load has no alignment requirement.
     let r: [__m512i; 16] = core::array::from_fn(|l| unsafe {
-        _mm512_shuffle_epi8(_mm512_loadu_si512(blocks[l].as_ptr().cast()), swap)
+        swap_words(_mm512_loadu_si512(blocks[l].as_ptr().cast()))
     });
-    // Within each 128-bit lane: pairs of rows interleaved, then quadruples.
+    // t[4q + j], 128-bit lane k: word 4k + j of rows 4q .. 4q + 3.
     let mut t = [_mm512_setzero_si512(); 16];
     for q in 0..4 {
-        let (a, b, c, d) = (r[4 * q], r[4 * q + 1], r[4 * q + 2], r[4 * q + 3]);
-        let ab_lo = _mm512_unpacklo_epi32(a, b);
-        let ab_hi = _mm512_unpackhi_epi32(a, b);
-        let cd_lo = _mm512_unpacklo_epi32(c, d);
-        let cd_hi = _mm512_unpackhi_epi32(c, d);
-        // t[4q + j], 128-bit lane k: word 4k + j of rows 4q .. 4q + 3.
-        t[4 * q] = _mm512_unpacklo_epi64(ab_lo, cd_lo);
-        t[4 * q + 1] = _mm512_unpackhi_epi64(ab_lo, cd_lo);
-        t[4 * q + 2] = _mm512_unpacklo_epi64(ab_hi, cd_hi);
-        t[4 * q + 3] = _mm512_unpackhi_epi64(ab_hi, cd_hi);
+        let four = interleave4(r[4 * q], r[4 * q + 1], r[4 * q + 2], r[4 * q + 3]);
+        t[4 * q..4 * q + 4].copy_from_slice(&four);
     }
     let mut w = [_mm512_setzero_si512(); 16];
     for j in 0..4 {
@@ -91,21 +107,12 @@ fn load_words(blocks: &[[u8; BLOCK]; 16]) -> [__m512i; 16] {
 #[kernel(AIGIS_SM3_AVX512)]
 #[inline]
 fn store_digests(rows: [__m512i; 8], out: &mut [[u8; 32]; 16]) {
-    let swap = _mm512_set4_epi32(0x0c0d_0e0f, 0x0809_0a0b, 0x0405_0607, 0x0001_0203);
-    let r = rows.map(|x| _mm512_shuffle_epi8(x, swap));
+    let r = rows.map(|x| swap_words(x));
     // u[h][j], 128-bit lane k: words 4h .. 4h + 3 of lane 4k + j.
-    let mut u = [[_mm512_setzero_si512(); 4]; 2];
-    for (h, uh) in u.iter_mut().enumerate() {
-        let (a, b, c, d) = (r[4 * h], r[4 * h + 1], r[4 * h + 2], r[4 * h + 3]);
-        let ab_lo = _mm512_unpacklo_epi32(a, b);
-        let ab_hi = _mm512_unpackhi_epi32(a, b);
-        let cd_lo = _mm512_unpacklo_epi32(c, d);
-        let cd_hi = _mm512_unpackhi_epi32(c, d);
-        uh[0] = _mm512_unpacklo_epi64(ab_lo, cd_lo);
-        uh[1] = _mm512_unpackhi_epi64(ab_lo, cd_lo);
-        uh[2] = _mm512_unpacklo_epi64(ab_hi, cd_hi);
-        uh[3] = _mm512_unpackhi_epi64(ab_hi, cd_hi);
-    }
+    let u = [
+        interleave4(r[0], r[1], r[2], r[3]),
+        interleave4(r[4], r[5], r[6], r[7]),
+    ];
     for j in 0..4 {
         // Lanes j and 4 + j, then 8 + j and 12 + j: both halves of each side by side.
         let first = _mm512_shuffle_i32x4::<0x44>(u[0][j], u[1][j]);
