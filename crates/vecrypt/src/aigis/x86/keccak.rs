@@ -53,18 +53,19 @@ fn splat256(v: u64) -> __m256i {
     _mm256_set1_epi64x(v as i64)
 }
 
-/// Theta's three-way XOR in one three-input logic operation (AVX-512VL on 256 bits).
+/// Three-way XOR in one three-input logic operation (AVX-512VL on 256 bits): theta on one
+/// word, and half of the five-way XOR.
 #[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
-fn theta256vl(a: __m256i, p: __m256i, q: __m256i) -> __m256i {
-    _mm256_ternarylogic_epi64::<0x96>(a, p, q)
+fn xor3_256vl(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+    _mm256_ternarylogic_epi64::<0x96>(a, b, c)
 }
 
 /// Five-way XOR in two three-input logic operations (AVX-512VL on 256 bits).
 #[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn xor5_256vl(a: __m256i, b: __m256i, c: __m256i, d: __m256i, e: __m256i) -> __m256i {
-    _mm256_ternarylogic_epi64::<0x96>(_mm256_ternarylogic_epi64::<0x96>(a, b, c), d, e)
+    xor3_256vl(xor3_256vl(a, b, c), d, e)
 }
 
 /// a ^ (!b & c) in one three-input logic operation (AVX-512VL on 256 bits).
@@ -87,18 +88,19 @@ fn xor512(a: __m512i, b: __m512i) -> __m512i {
     _mm512_xor_si512(a, b)
 }
 
-/// Theta's three-way XOR in one three-input logic operation.
+/// Three-way XOR in one three-input logic operation: theta on one word, and half of the
+/// five-way XOR.
 #[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
-fn theta512(a: __m512i, p: __m512i, q: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<0x96>(a, p, q)
+fn xor3_512(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi64::<0x96>(a, b, c)
 }
 
 /// Five-way XOR in two three-input logic operations.
 #[kernel(AIGIS_KECCAK_AVX512F)]
 #[inline]
 fn xor5_512(a: __m512i, b: __m512i, c: __m512i, d: __m512i, e: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<0x96>(_mm512_ternarylogic_epi64::<0x96>(a, b, c), d, e)
+    xor3_512(xor3_512(a, b, c), d, e)
 }
 
 /// a ^ (!b & c) in one three-input logic operation.
@@ -138,21 +140,21 @@ pub fn f1600_x4(s: &mut [__m256i; 25]) {
 #[kernel(AIGIS_KECCAK_AVX512)]
 pub fn f1600_x4_vl(s: &mut [__m256i; 25]) {
     keccak_f1600_rounds!(
-        s, KECCAK_RC, xor256, xor5_256vl, theta256vl, chi256vl, rol256vl, splat256
+        s, KECCAK_RC, xor256, xor5_256vl, xor3_256vl, chi256vl, rol256vl, splat256
     );
 }
 
 /// A 128-bit register per state word, for the one-state permutation.
 #[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
-fn theta128vl(a: __m128i, p: __m128i, q: __m128i) -> __m128i {
-    _mm_ternarylogic_epi64::<0x96>(a, p, q)
+fn xor3_128vl(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+    _mm_ternarylogic_epi64::<0x96>(a, b, c)
 }
 
 #[kernel(AIGIS_KECCAK_AVX512VL)]
 #[inline]
 fn xor5_128vl(a: __m128i, b: __m128i, c: __m128i, d: __m128i, e: __m128i) -> __m128i {
-    _mm_ternarylogic_epi64::<0x96>(_mm_ternarylogic_epi64::<0x96>(a, b, c), d, e)
+    xor3_128vl(xor3_128vl(a, b, c), d, e)
 }
 
 #[kernel(AIGIS_KECCAK_AVX512VL)]
@@ -194,7 +196,7 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
         *r = _mm_cvtsi64_si128(*w as i64);
     }
     keccak_f1600_rounds!(
-        &mut v, KECCAK_RC, xor128, xor5_128vl, theta128vl, chi128vl, rol128vl, splat128
+        &mut v, KECCAK_RC, xor128, xor5_128vl, xor3_128vl, chi128vl, rol128vl, splat128
     );
     for (w, r) in s.iter_mut().zip(v.iter()) {
         *w = _mm_cvtsi128_si64(*r) as u64;
@@ -205,7 +207,7 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
 #[kernel(AIGIS_KECCAK_AVX512F)]
 pub fn f1600_x8(s: &mut [__m512i; 25]) {
     keccak_f1600_rounds!(
-        s, KECCAK_RC, xor512, xor5_512, theta512, chi512, rol512, splat512
+        s, KECCAK_RC, xor512, xor5_512, xor3_512, chi512, rol512, splat512
     );
 }
 
