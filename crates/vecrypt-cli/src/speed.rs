@@ -1,6 +1,7 @@
 //! `vecrypt speed [ALG...]`: the speed table of every algorithm, mode, direction and backend
 //! on this CPU, with peer implementations beside; `--paper` lays out one seed paper's table
-//! with its published figures, `--svg` draws the rows measured.
+//! with its published figures, `--svg` draws the rows measured, `--bounds` compares the
+//! VAES-512 AES kernels with what this CPU's pipes allow.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -37,6 +38,10 @@ pub struct Args {
     /// Print one seed paper's table with its published figures beside this machine's.
     #[arg(long, value_name = "PAPER", value_parser = Paper::NAMES)]
     paper: Option<String>,
+    /// Print how close each VAES-512 AES kernel runs to its bound on this CPU (the time of
+    /// its loop's instructions without dependencies) instead of the speed table.
+    #[arg(long, conflicts_with_all = ["paper", "svg", "algs", "backend", "no_peers", "keys"])]
+    bounds: bool,
     /// Also draw the measured rows as an SVG bar chart into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
@@ -84,6 +89,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         backend: only_backend,
         peers: !args.no_peers,
     };
+    if args.bounds {
+        return bounds(&plan, args.json);
+    }
     let wanted =
         |name: &str| args.algs.is_empty() || args.algs.iter().any(|a| name.starts_with(a.as_str()));
     let bar = ProgressBar::new_spinner();
@@ -115,6 +123,29 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(path) = &args.svg {
         let svg = crate::chart::svg(&rows, &vecrypt_speed::cpu_name())?;
         crate::output::write_atomic(path, svg.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `--bounds`: the table of `vecrypt_speed::bounds`, or a usage error where the VAES-512
+/// kernels do not run.
+fn bounds(plan: &Plan, json: bool) -> Result<(), Failure> {
+    let bar = ProgressBar::new_spinner();
+    let Some((ghz, rows)) = vecrypt_speed::bounds::bound_rows(plan.budget, &mut || bar.inc(1))
+    else {
+        bar.finish_and_clear();
+        return Err(Failure::usage(
+            "--bounds measures the vaes512 AES kernels, which this CPU cannot run".to_string(),
+        ));
+    };
+    bar.finish_and_clear();
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "core_ghz": ghz, "rows": rows }))?
+        );
+    } else {
+        vecrypt_speed::bounds::print_bounds(ghz, &rows);
     }
     Ok(())
 }

@@ -155,3 +155,44 @@ fn unknown_paper_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
+
+/// `--bounds`: eight rows (ECB, CTR, XTS, GCM for AES-128 and AES-256) where the vaes512
+/// kernels run, each with its loop, bound and kernel speed; elsewhere a usage error.
+#[test]
+fn bounds_rows_or_a_usage_error() {
+    let runs =
+        vecrypt::aes::Aes::<vecrypt::aes::K128>::backends().contains(&vecrypt::Backend::Vaes512);
+    let out = vecrypt(&["speed", "--bounds", "--json", "--sample-ms", "1"]);
+    if !runs {
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+        return;
+    }
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["core_ghz"].as_f64().unwrap() > 0.0);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for alg in ["aes-128", "aes-256"] {
+        for mode in ["ecb-encrypt", "ctr", "xts-encrypt", "gcm-seal"] {
+            let r = rows
+                .iter()
+                .find(|r| r["algorithm"] == alg && r["mode"] == mode)
+                .unwrap_or_else(|| panic!("{alg} {mode}"));
+            assert!(r["bound_gb_per_s"].as_f64().unwrap() > 0.0);
+            assert!(r["kernel_gb_per_s"].as_f64().unwrap() > 0.0);
+            assert!(r["mix"]["rounds"].as_u64().unwrap() >= 10);
+        }
+    }
+}
+
+#[test]
+fn bounds_take_no_filters() {
+    let out = vecrypt(&["speed", "--bounds", "aes-128"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}

@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod aigis;
+pub mod bounds;
 mod modes;
 pub mod papers;
 mod peers;

@@ -1,4 +1,7 @@
-//! The time-stamp counter, to report cycles next to nanoseconds.
+//! The time-stamp counter, to report cycles next to nanoseconds, and the instruction-mix
+//! loops of `crate::bounds`.
+
+pub mod mix;
 
 /// The current time-stamp counter.
 pub fn ticks() -> u64 {
