@@ -19,8 +19,15 @@
 //! Measured on AMD Zen 5 (EPYC, 4.1 GHz), AES-128, 16 KiB data units, medians: zmm 44 GB/s,
 //! 0.92x the zmm CTR kernel in the same run (0.62x before the tweak registers advanced
 //! side by side); ymm 20 GB/s. AES issues two zmm rounds a cycle there, so ECB's bound is
-//! about 5.5 cycles per register of four blocks; the loop runs about 6, the tweak step's
-//! carry-less multiplication taking an AES unit's slot. Other zmm steps measured in the
+//! 5 core cycles per register of four blocks. The XTS loop's instructions (per 512 bytes
+//! with AES-128: ECB's AES rounds, 8 carry-less multiplications, 40 other vector
+//! operations, 8 loads, 8 stores) take no longer than ECB's when run without dependencies
+//! (`vecrypt speed --bounds`: about 40 core cycles, 54 GB/s at 4.3 GHz; AES-256 55 to 56
+//! cycles): the tweak step's multiplication runs beside the AES units, not in their
+//! slots. The kernel reaches 0.83 to 0.85 of that bound with either key size (45.5 to 46
+//! GB/s with AES-128), as the eight-register GCM loop reaches 0.77 to 0.79 of its own while
+//! ECB, sixteen registers a step, reaches 1.00: what holds it is likely the chains of
+//! dependent rounds of eight registers a step, not the pipes. Other zmm steps measured in the
 //! same way: two 64-bit shifts, a byte shift and the multiplication, 0.81x to 0.85x CTR;
 //! two byte shifts and the multiplication, 0.78x; byte shifts with the carry folded by
 //! three more shifts instead of the multiplication, 0.74x. The shift and shuffle units

@@ -5,13 +5,19 @@
 //! nothing to do between the rounds, takes sixteen registers (64 blocks) a step. On Zen 5,
 //! where VAESENC takes four cycles and issues twice a cycle, the out-of-order core overlaps
 //! the four-register steps: CTR runs at about 0.92x ECB (49 against 53.6 GB/s with AES-128).
+//! Its loop's instructions (`vecrypt speed --bounds`: per 512 bytes, ECB's AES rounds plus
+//! eight counter additions, eight byte reversals and sixteen XORs) take no longer than
+//! ECB's without dependencies, about 40 core cycles with AES-128 (54 GB/s at 4.3 GHz) and 55
+//! to 56 with AES-256; CTR reaches 0.90 to 0.92 of that bound with AES-128 and 0.86 with
+//! AES-256.
 //! Eight registers a step measured 2% to 3% faster from 4 KiB up but 2% to 3% slower from
 //! 256 bytes to 1.5 KB (more of those messages take the one-register loop), and a single
 //! byte reversal per step for the counters (as GCM does) changed nothing measurable, so
 //! neither was kept.
 //!
-//! ECB runs at the AES units' bound on AMD Zen 5 (two zmm rounds a cycle, about 5.5
-//! cycles per register of four blocks with AES-128): 16 KiB in about 310 ns, 1.00x the
+//! ECB runs at the AES units' bound on AMD Zen 5 (two zmm rounds a cycle, 5 core cycles
+//! per register of four blocks with AES-128; `vecrypt speed --bounds` measures ECB at 0.99
+//! to 1.00 of its loop's bound with both key sizes): 16 KiB in about 310 ns, 1.00x the
 //! `aes` crate's VAES backend in the same run (medians of six runs: 1.005x with sixteen
 //! registers a step, 0.976x with four).
 //!
@@ -26,12 +32,13 @@
 //!
 //! The one-pass kernel's bound on Zen 5 is the four vector pipes (the port facts are in
 //! `vaes_gcm`): with AES-128, eight registers of 32 blocks per reduction need about 7.1
-//! cycles per register against CTR's 5, so at most about 0.70x CTR, 0.85x with AES-256.
-//! On 16 KiB messages it seals at 0.57x to 0.60x of CTR in the same process with AES-128
-//! (27.6 to 30.0 GB/s) and at 0.75x to 0.79x with AES-256 (24.6 to 26.4 GB/s). OpenSSL
-//! 4.0.3's AVX-512 GCM, in the same run (`cargo xtask bench-openssl4`), seals 256 KiB
-//! messages at about 26 GB/s (AES-128) and 23 GB/s (AES-256): this kernel is 1.08x to
-//! 1.11x of it (two runs), and the pipes' bound would allow about 1.3x.
+//! core cycles per register against CTR's 5. `vecrypt speed --bounds` measures it: 56 to
+//! 57 core cycles per 512 bytes, 38 to 39 GB/s at 4.3 GHz (AES-256: 65 cycles, 33.6 GB/s),
+//! of which the kernel reaches 0.77 to 0.79 on 16 KiB messages (29.5 to 30.5 GB/s; AES-256
+//! 26.4). OpenSSL 4.0.3's AVX-512 GCM, in the same run (`cargo xtask bench-openssl4`),
+//! seals 256 KiB messages at 24 to 27 GB/s (AES-128) and 22.6 to 23.3 GB/s (AES-256) in
+//! three runs: this kernel runs at 1.07x to 1.21x of it, and the bound itself at 1.4x to
+//! 1.6x, so 1.6x would need the kernel at its bound or past it.
 
 use core::arch::x86_64::*;
 
