@@ -28,6 +28,7 @@ pub const KERNEL_BYTES: usize = 16 * 1024;
 /// Iterations of a mix loop per timed call.
 const MIX_ITERATIONS: u64 = 4096;
 /// Iterations of the addition chain per timed call (100 cycles each).
+#[cfg(target_arch = "x86_64")]
 const CHAIN_ITERATIONS: u64 = 20_000;
 
 /// The instructions of one kernel loop per [`LOOP_BYTES`].
@@ -85,13 +86,15 @@ macro_rules! mix {
     };
 }
 
+/// Median nanoseconds of one kernel call on [`KERNEL_BYTES`]; None if the backend is missing.
+type TimeKernel = fn(Budget) -> Option<f64>;
+
 /// One kernel: its name, its loop and how to time it.
 struct KernelLoop {
     algorithm: &'static str,
     mode: &'static str,
     mix: Mix,
-    /// Median nanoseconds of one call on [`KERNEL_BYTES`]; None if the backend is missing.
-    time: fn(Budget) -> Option<f64>,
+    time: TimeKernel,
 }
 
 /// The kernels of the VAES-512 backend and their loops per 512 bytes:
@@ -107,56 +110,49 @@ struct KernelLoop {
 #[cfg(target_arch = "x86_64")]
 fn kernel_loops() -> Vec<KernelLoop> {
     use vecrypt::aes::{K128, K256};
-    vec![
-        KernelLoop {
-            algorithm: "aes-128",
-            mode: "ecb-encrypt",
-            mix: mix!(10, 0, 0, 8, 14, 8),
-            time: time_ecb::<K128>,
-        },
-        KernelLoop {
-            algorithm: "aes-128",
-            mode: "ctr",
-            mix: mix!(10, 0, 8, 24, 8, 8),
-            time: time_ctr::<K128>,
-        },
-        KernelLoop {
-            algorithm: "aes-128",
-            mode: "xts-encrypt",
-            mix: mix!(10, 8, 0, 40, 8, 8),
-            time: time_xts::<K128>,
-        },
-        KernelLoop {
-            algorithm: "aes-128",
-            mode: "gcm-seal",
-            mix: mix!(10, 26, 9, 62, 36, 8),
-            time: time_gcm::<K128>,
-        },
-        KernelLoop {
-            algorithm: "aes-256",
-            mode: "ecb-encrypt",
-            mix: mix!(14, 0, 0, 8, 16, 8),
-            time: time_ecb::<K256>,
-        },
-        KernelLoop {
-            algorithm: "aes-256",
-            mode: "ctr",
-            mix: mix!(14, 0, 8, 24, 8, 8),
-            time: time_ctr::<K256>,
-        },
-        KernelLoop {
-            algorithm: "aes-256",
-            mode: "xts-encrypt",
-            mix: mix!(14, 8, 0, 40, 8, 8),
-            time: time_xts::<K256>,
-        },
-        KernelLoop {
-            algorithm: "aes-256",
-            mode: "gcm-seal",
-            mix: mix!(14, 26, 9, 62, 40, 9),
-            time: time_gcm::<K256>,
-        },
-    ]
+    let mut loops = aes_loops::<K128>(
+        "aes-128",
+        [
+            mix!(10, 0, 0, 8, 14, 8),
+            mix!(10, 0, 8, 24, 8, 8),
+            mix!(10, 8, 0, 40, 8, 8),
+            mix!(10, 26, 9, 62, 36, 8),
+        ],
+    );
+    loops.extend(aes_loops::<K256>(
+        "aes-256",
+        [
+            mix!(14, 0, 0, 8, 16, 8),
+            mix!(14, 0, 8, 24, 8, 8),
+            mix!(14, 8, 0, 40, 8, 8),
+            mix!(14, 26, 9, 62, 40, 9),
+        ],
+    ));
+    loops
+}
+
+/// The ECB, CTR, XTS and GCM loops of one key size, their mixes in that order.
+#[cfg(target_arch = "x86_64")]
+fn aes_loops<K: vecrypt::aes::KeySize>(
+    algorithm: &'static str,
+    mixes: [Mix; 4],
+) -> Vec<KernelLoop> {
+    let kernels: [(&'static str, TimeKernel); 4] = [
+        ("ecb-encrypt", time_ecb::<K>),
+        ("ctr", time_ctr::<K>),
+        ("xts-encrypt", time_xts::<K>),
+        ("gcm-seal", time_gcm::<K>),
+    ];
+    kernels
+        .into_iter()
+        .zip(mixes)
+        .map(|((mode, time), mix)| KernelLoop {
+            algorithm,
+            mode,
+            mix,
+            time,
+        })
+        .collect()
 }
 
 #[cfg(not(target_arch = "x86_64"))]
