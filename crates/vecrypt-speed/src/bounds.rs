@@ -46,6 +46,9 @@ pub struct Mix {
     /// Runs the instructions `n` times; false if this CPU cannot.
     #[serde(skip)]
     run: fn(u64) -> bool,
+    /// Runs the carry-less multiplications alone `n` times.
+    #[serde(skip)]
+    run_multiplications: fn(u64) -> bool,
 }
 
 impl Mix {
@@ -82,6 +85,7 @@ macro_rules! mix {
             loads: $loads,
             stores: $stores,
             run: crate::x86::mix::run::<$rounds, $clmul, $shuffle, $simple, $loads, $stores>,
+            run_multiplications: crate::x86::mix::run_multiplications::<$rounds, $clmul>,
         }
     };
 }
@@ -226,6 +230,8 @@ pub struct BoundRow {
     pub bound_cycles: f64,
     /// The bound in 10^9 bytes per second.
     pub bound_gb_per_s: f64,
+    /// Core cycles of the loop's carry-less multiplications alone, when it has any.
+    pub clmul_cycles: Option<f64>,
     /// The kernel's median speed on [`KERNEL_BYTES`] calls, 10^9 bytes per second.
     pub kernel_gb_per_s: f64,
     /// `kernel_gb_per_s / bound_gb_per_s`.
@@ -246,6 +252,11 @@ pub fn bound_rows(budget: Budget, progress: &mut dyn FnMut()) -> Option<(f64, Ve
         let bound_ns = time_per_call(budget, || {
             (k.mix.run)(MIX_ITERATIONS);
         }) / MIX_ITERATIONS as f64;
+        let clmul_ns = (k.mix.clmul > 0).then(|| {
+            time_per_call(budget, || {
+                (k.mix.run_multiplications)(MIX_ITERATIONS);
+            }) / MIX_ITERATIONS as f64
+        });
         let kernel_ns = (k.time)(budget)?;
         let bound_gb_per_s = LOOP_BYTES as f64 / bound_ns;
         let kernel_gb_per_s = KERNEL_BYTES as f64 / kernel_ns;
@@ -256,6 +267,7 @@ pub fn bound_rows(budget: Budget, progress: &mut dyn FnMut()) -> Option<(f64, Ve
             bound_ns,
             bound_cycles: 0.0,
             bound_gb_per_s,
+            clmul_cycles: clmul_ns,
             kernel_gb_per_s,
             of_bound: kernel_gb_per_s / bound_gb_per_s,
         });
@@ -266,6 +278,7 @@ pub fn bound_rows(budget: Budget, progress: &mut dyn FnMut()) -> Option<(f64, Ve
     let ghz = clock[clock.len() / 2];
     for r in &mut rows {
         r.bound_cycles = r.bound_ns * ghz;
+        r.clmul_cycles = r.clmul_cycles.map(|ns| ns * ghz);
     }
     Some((ghz, rows))
 }
@@ -289,20 +302,29 @@ pub fn core_ghz(budget: Budget) -> Option<f64> {
 pub fn print_bounds(ghz: f64, rows: &[BoundRow]) {
     println!(
         "core clock {ghz:.2} GHz; bound: the kernel loop's instructions per {LOOP_BYTES} bytes \
-         without dependencies; kernel: {} KiB calls",
+         without dependencies (CLMUL: its carry-less multiplications alone); kernel: {} KiB calls",
         KERNEL_BYTES / 1024
     );
     println!(
-        "{:<9} {:<12} {:<48} {:>9} {:>10} {:>10} {:>8}",
-        "algorithm", "mode", "loop per 512 bytes", "cycles", "bound GB/s", "kernel", "of bound"
+        "{:<9} {:<12} {:<48} {:>7} {:>7} {:>10} {:>10} {:>8}",
+        "algorithm",
+        "mode",
+        "loop per 512 bytes",
+        "cycles",
+        "CLMUL",
+        "bound GB/s",
+        "kernel",
+        "of bound"
     );
     for r in rows {
         println!(
-            "{:<9} {:<12} {:<48} {:>9.1} {:>10.1} {:>10.1} {:>7.0}%",
+            "{:<9} {:<12} {:<48} {:>7.1} {:>7} {:>10.1} {:>10.1} {:>7.0}%",
             r.algorithm,
             r.mode,
             r.mix.describe(),
             r.bound_cycles,
+            r.clmul_cycles
+                .map_or_else(|| "-".to_string(), |c| format!("{c:.1}")),
             r.bound_gb_per_s,
             r.kernel_gb_per_s,
             100.0 * r.of_bound
@@ -354,6 +376,14 @@ mod tests {
                 r.mix.vector_ops()
             );
             assert!(r.kernel_gb_per_s > 0.0 && r.of_bound.is_finite());
+            assert_eq!(r.clmul_cycles.is_some(), r.mix.clmul > 0);
+            if let Some(c) = r.clmul_cycles {
+                assert!(
+                    c >= r.mix.clmul as f64 / 16.0,
+                    "{c} cycles for {}",
+                    r.mix.clmul
+                );
+            }
         }
         assert_eq!(rows.len(), kernel_loops().len());
     }
@@ -368,6 +398,7 @@ mod tests {
             loads: 36,
             stores: 8,
             run: |_| false,
+            run_multiplications: |_| false,
         };
         assert_eq!(
             m.describe(),

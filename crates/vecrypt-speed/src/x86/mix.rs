@@ -16,13 +16,15 @@ use core::arch::asm;
 use vecrypt::cpu::kernel;
 use vecrypt::cpu::kernels::AES_VAES512;
 
-/// Runs the loop `n` times (at least once). The assembler spreads each count over the
-/// rounds: round `i` gets `((i + 1) * count) / ROUNDS - (i * count) / ROUNDS` of it.
+/// Runs the loop `n` times (at least once), without its AES instructions if `AES` is 0.
+/// The assembler spreads each count over the rounds: round `i` gets
+/// `((i + 1) * count) / ROUNDS - (i * count) / ROUNDS` of it.
 ///
 /// # Safety
 /// The CPU must run the `AES_VAES512` kernels (AVX-512F, VAES and VPCLMULQDQ).
 #[kernel(AES_VAES512)]
 unsafe fn mix_loop<
+    const AES: usize,
     const ROUNDS: usize,
     const CLMUL: usize,
     const SHUFFLE: usize,
@@ -42,7 +44,8 @@ unsafe fn mix_loop<
             "2:",
             ".set vecrypt_mix_round, 0",
             ".rept {rounds}",
-            ".if vecrypt_mix_round % 2 == 0",
+            ".if {aes} == 0",
+            ".elseif vecrypt_mix_round % 2 == 0",
             ".irp q,0,1,2,3,4,5,6,7",
             ".if vecrypt_mix_round == 0",
             "vaesenc zmm\\q, zmm16, zmm31",
@@ -80,6 +83,7 @@ unsafe fn mix_loop<
             "jnz 2b",
             n = inout(reg) n.max(1) => _,
             buf = in(reg) buf.as_mut_ptr(),
+            aes = const AES,
             rounds = const ROUNDS,
             clmul = const CLMUL,
             shuffle = const SHUFFLE,
@@ -114,7 +118,20 @@ pub fn run<
     }
     let mut buf = [0u8; 128];
     // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
-    unsafe { mix_loop::<ROUNDS, CLMUL, SHUFFLE, SIMPLE, LOADS, STORES>(n, &mut buf) };
+    unsafe { mix_loop::<1, ROUNDS, CLMUL, SHUFFLE, SIMPLE, LOADS, STORES>(n, &mut buf) };
+    true
+}
+
+/// Runs `n` times the loop's `CLMUL` carry-less multiplications alone (no AES rounds, no
+/// other instruction); false, running nothing, if this CPU cannot.
+pub fn run_multiplications<const ROUNDS: usize, const CLMUL: usize>(n: u64) -> bool {
+    const { assert!(ROUNDS > 0) };
+    if !AES_VAES512.runs() {
+        return false;
+    }
+    let mut buf = [0u8; 128];
+    // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
+    unsafe { mix_loop::<0, ROUNDS, CLMUL, 0, 0, 0, 0>(n, &mut buf) };
     true
 }
 
