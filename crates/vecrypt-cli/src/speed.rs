@@ -1,7 +1,8 @@
 //! `vecrypt speed [ALG...]`: the speed table of every algorithm, mode, direction and backend
 //! on this CPU, with peer implementations beside; `--paper` lays out one seed paper's table
 //! with its published figures, `--svg` draws the rows measured, `--bounds` compares the
-//! VAES-512 AES kernels with what this CPU's pipes allow.
+//! VAES-512 AES kernels and the eight-lane Keccak permutation with what this CPU's pipes
+//! allow.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -38,8 +39,9 @@ pub struct Args {
     /// Print one seed paper's table with its published figures beside this machine's.
     #[arg(long, value_name = "PAPER", value_parser = Paper::NAMES)]
     paper: Option<String>,
-    /// Print how close each VAES-512 AES kernel runs to its bound on this CPU (the time of
-    /// its loop's instructions without dependencies) instead of the speed table.
+    /// Print how close the VAES-512 AES kernels and the eight-lane Keccak permutation run
+    /// to their bounds on this CPU (the time of each loop's instructions without
+    /// dependencies) instead of the speed table.
     #[arg(long, conflicts_with_all = ["paper", "svg", "algs", "backend", "no_peers", "keys"])]
     bounds: bool,
     /// Also draw the measured rows as an SVG bar chart into FILE.

@@ -156,8 +156,9 @@ fn unknown_paper_is_a_usage_error() {
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
 
-/// `--bounds`: eight rows (ECB, CTR, XTS, GCM for AES-128 and AES-256) where the vaes512
-/// kernels run, each with its loop, bound and kernel speed; elsewhere a usage error.
+/// `--bounds`: nine rows (ECB, CTR, XTS, GCM for AES-128 and AES-256, and the eight-lane
+/// Keccak permutation) where the vaes512 kernels run, each with its loop, bound and kernel
+/// speed; elsewhere a usage error.
 #[test]
 fn bounds_rows_or_a_usage_error() {
     let runs =
@@ -176,18 +177,25 @@ fn bounds_rows_or_a_usage_error() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["core_ghz"].as_f64().unwrap() > 0.0);
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 8);
+    assert_eq!(rows.len(), 9);
+    let find = |alg: &str, mode: &str| {
+        rows.iter()
+            .find(|r| r["algorithm"] == alg && r["mode"] == mode)
+            .unwrap_or_else(|| panic!("{alg} {mode}"))
+            .clone()
+    };
     for alg in ["aes-128", "aes-256"] {
         for mode in ["ecb-encrypt", "ctr", "xts-encrypt", "gcm-seal"] {
-            let r = rows
-                .iter()
-                .find(|r| r["algorithm"] == alg && r["mode"] == mode)
-                .unwrap_or_else(|| panic!("{alg} {mode}"));
+            let r = find(alg, mode);
             assert!(r["bound_gb_per_s"].as_f64().unwrap() > 0.0);
             assert!(r["kernel_gb_per_s"].as_f64().unwrap() > 0.0);
-            assert!(r["mix"]["rounds"].as_u64().unwrap() >= 10);
+            assert!(r["mix"]["aes"].as_u64().unwrap() >= 80);
         }
     }
+    let k = find("keccak-f1600", "x8");
+    assert!(k["kernel_cycles"].as_f64().unwrap() > 0.0);
+    assert!(k["bound_gb_per_s"].is_null());
+    assert_eq!(k["mix"]["rotate"].as_u64(), Some(24 * 29));
 }
 
 #[test]

@@ -8,8 +8,9 @@
 //! AES unit's throughput, not its latency, limits them. Beside them, spread evenly over the
 //! rounds, run `CLMUL` carry-less multiplications, `SHUFFLE` byte shuffles (`vpshufb`, which
 //! shares a pipe with the AES unit on some cores), `SIMPLE` one-cycle vector operations
-//! (`vpxorq`), `LOADS` 64-byte loads and `STORES` 64-byte stores. These write registers
-//! that no other instruction reads.
+//! (`vpxorq`), `ROTATE` 64-bit rotations (`vprolq`), `LOADS` 64-byte loads and `STORES`
+//! 64-byte stores. These write registers that no other instruction reads. Without its AES
+//! instructions the same loop times other kernels' mixes, the rounds then being steps.
 
 use core::arch::asm;
 
@@ -29,6 +30,7 @@ unsafe fn mix_loop<
     const CLMUL: usize,
     const SHUFFLE: usize,
     const SIMPLE: usize,
+    const ROTATE: usize,
     const LOADS: usize,
     const STORES: usize,
 >(
@@ -71,6 +73,9 @@ unsafe fn mix_loop<
             ".rept ((vecrypt_mix_round + 1) * {simple}) / {rounds} - (vecrypt_mix_round * {simple}) / {rounds}",
             "vpxorq zmm10, zmm16, zmm17",
             ".endr",
+            ".rept ((vecrypt_mix_round + 1) * {rotate}) / {rounds} - (vecrypt_mix_round * {rotate}) / {rounds}",
+            "vprolq zmm13, zmm16, 1",
+            ".endr",
             ".rept ((vecrypt_mix_round + 1) * {loads}) / {rounds} - (vecrypt_mix_round * {loads}) / {rounds}",
             "vmovdqu64 zmm11, [{buf}]",
             ".endr",
@@ -88,12 +93,13 @@ unsafe fn mix_loop<
             clmul = const CLMUL,
             shuffle = const SHUFFLE,
             simple = const SIMPLE,
+            rotate = const ROTATE,
             loads = const LOADS,
             stores = const STORES,
             out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
             out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
             out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm16") _, out("zmm17") _, out("zmm18") _,
+            out("zmm12") _, out("zmm13") _, out("zmm16") _, out("zmm17") _, out("zmm18") _,
             out("zmm19") _, out("zmm20") _, out("zmm21") _, out("zmm22") _,
             out("zmm23") _, out("zmm24") _, out("zmm25") _, out("zmm31") _,
             options(nostack),
@@ -118,7 +124,7 @@ pub fn run<
     }
     let mut buf = [0u8; 128];
     // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
-    unsafe { mix_loop::<1, ROUNDS, CLMUL, SHUFFLE, SIMPLE, LOADS, STORES>(n, &mut buf) };
+    unsafe { mix_loop::<1, ROUNDS, CLMUL, SHUFFLE, SIMPLE, 0, LOADS, STORES>(n, &mut buf) };
     true
 }
 
@@ -131,7 +137,7 @@ pub fn run_multiplications<const ROUNDS: usize, const CLMUL: usize>(n: u64) -> b
     }
     let mut buf = [0u8; 128];
     // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
-    unsafe { mix_loop::<0, ROUNDS, CLMUL, 0, 0, 0, 0>(n, &mut buf) };
+    unsafe { mix_loop::<0, ROUNDS, CLMUL, 0, 0, 0, 0, 0>(n, &mut buf) };
     true
 }
 
@@ -153,4 +159,28 @@ pub fn addition_chain(n: u64) {
             options(nostack, nomem),
         );
     }
+}
+
+/// Runs `n` times a loop of `STEPS` steps without AES or multiplications: `LOGIC` one-cycle
+/// logic operations, `ROTATE` 64-bit rotations, `LOADS` loads and `STORES` stores. The
+/// logic runs as `vpxorq`, which issues like `vpternlogq` (four a cycle on Zen 5) but, unlike
+/// it, does not read its destination, so the operations stay independent. False, running
+/// nothing, if this CPU cannot.
+pub fn run_logic<
+    const STEPS: usize,
+    const LOGIC: usize,
+    const ROTATE: usize,
+    const LOADS: usize,
+    const STORES: usize,
+>(
+    n: u64,
+) -> bool {
+    const { assert!(STEPS > 0) };
+    if !AES_VAES512.runs() {
+        return false;
+    }
+    let mut buf = [0u8; 128];
+    // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
+    unsafe { mix_loop::<0, STEPS, 0, 0, LOGIC, ROTATE, LOADS, STORES>(n, &mut buf) };
+    true
 }

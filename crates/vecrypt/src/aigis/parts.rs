@@ -183,3 +183,18 @@ pub fn run_keccak(portable: bool, state: &mut [u64; 25], iterations: u32) {
         *w = read_lane(&form, i);
     }
 }
+
+/// Keccak-f\[1600\] on eight states at once `iterations` times, on the eight-lane AVX-512
+/// permutation of the SHAKE lanes; false, doing nothing, where it cannot run (other CPUs,
+/// other architectures).
+pub fn run_keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        super::x86::keccak_x8(states, iterations)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (states, iterations);
+        false
+    }
+}

@@ -88,6 +88,12 @@ pub(super) fn kernel_part<P: Params>(
     }
 }
 
+/// The eight-lane AVX-512 Keccak permutation, repeated; false if the CPU cannot run it.
+#[cfg(feature = "kernel-parts")]
+pub(super) fn keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> bool {
+    parts::keccak_x8(states, iterations)
+}
+
 /// Whether the compact mode runs on vector kernels for this backend: the vector NTT and
 /// products of AVX2 on both vector backends (it generates one matrix entry at a time, so
 /// wide Keccak has nothing to batch).

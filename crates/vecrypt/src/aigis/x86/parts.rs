@@ -36,3 +36,35 @@ pub(super) fn on_avx512<P: Params>(
         .runs()
         .then(|| unsafe { inner::<P>(mode, part, iterations) })
 }
+
+/// Keccak-f\[1600\] on eight states at once (AVX-512, the SHAKE lanes' permutation)
+/// `iterations` times on `states`; false, doing nothing, if the CPU cannot run it.
+pub(in crate::aigis) fn keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> bool {
+    use core::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_storeu_si512};
+    #[kernel(AIGIS_KECCAK_AVX512F)]
+    fn inner(states: &mut [[u64; 25]; 8], iterations: u32) {
+        // Lane `i` of register `w` is word `w` of state `i`.
+        let mut v: [__m512i; 25] = core::array::from_fn(|w| {
+            let words: [u64; 8] = core::array::from_fn(|i| states[i][w]);
+            // SAFETY: `words` is 64 bytes; no alignment needed.
+            unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+        });
+        for _ in 0..iterations {
+            super::keccak::f1600_x8(core::hint::black_box(&mut v));
+        }
+        for (w, r) in v.iter().enumerate() {
+            let mut words = [0u64; 8];
+            // SAFETY: `words` is 64 bytes; no alignment needed.
+            unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), *r) };
+            for (i, s) in states.iter_mut().enumerate() {
+                s[w] = words[i];
+            }
+        }
+    }
+    if !kernels::AIGIS_KECCAK_AVX512F.runs() {
+        return false;
+    }
+    // SAFETY: the features are checked first.
+    unsafe { inner(states, iterations) };
+    true
+}
