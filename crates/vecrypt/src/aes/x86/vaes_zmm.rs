@@ -36,8 +36,8 @@
 //! 57 core cycles per 512 bytes, 38 to 39 GB/s at 4.3 GHz (AES-256: 65 cycles, 33.6 GB/s),
 //! of which the kernel reaches 0.77 to 0.79 on 16 KiB messages (29.5 to 30.5 GB/s; AES-256
 //! 26.4). OpenSSL 4.0.3's AVX-512 GCM, in the same run (`cargo xtask bench-openssl4`),
-//! seals 256 KiB messages at 24 to 27 GB/s (AES-128) and 22.6 to 23.3 GB/s (AES-256) in
-//! three runs: this kernel runs at 1.07x to 1.21x of it, and the bound itself at 1.4x to
+//! seals 256 KiB messages at 24 to 27 GB/s (AES-128) and 22.6 to 23.6 GB/s (AES-256) in
+//! four runs: this kernel runs at 1.04x to 1.21x of it, and the bound itself at 1.4x to
 //! 1.6x, so 1.6x would need the kernel at its bound or past it.
 
 use core::arch::x86_64::*;
