@@ -22,6 +22,7 @@
 
 use serde::Serialize;
 
+use crate::table::opt;
 use crate::{Budget, time_per_call};
 
 /// Bytes of one AES loop iteration: eight zmm registers of 16-byte blocks.
@@ -98,9 +99,9 @@ macro_rules! aes_mix {
             simple: $simple,
             loads: $loads,
             stores: $stores,
-            run: crate::x86::mix::run::<$rounds, $clmul, $shuffle, $simple, $loads, $stores>,
+            run: crate::x86::mix::run::<1, $rounds, $clmul, $shuffle, $simple, 0, $loads, $stores>,
             run_multiplications: if $clmul > 0 {
-                Some(crate::x86::mix::run_multiplications::<$rounds, $clmul>)
+                Some(crate::x86::mix::run::<0, $rounds, $clmul, 0, 0, 0, 0, 0>)
             } else {
                 None
             },
@@ -121,7 +122,7 @@ macro_rules! logic_mix {
             simple: $logic,
             loads: $loads,
             stores: $stores,
-            run: crate::x86::mix::run_logic::<$steps, $logic, $rotate, $loads, $stores>,
+            run: crate::x86::mix::run::<0, $steps, 0, 0, $logic, $rotate, $loads, $stores>,
             run_multiplications: None,
         }
     };
@@ -326,11 +327,9 @@ pub fn bound_rows(budget: Budget, progress: &mut dyn FnMut()) -> Option<(f64, Ve
     }
     let mut clock = Vec::new();
     let mut rows = Vec::new();
+    // Every loop runs under the same features as the first.
     for k in &loops {
         clock.push(core_ghz(budget)?);
-        if !(k.mix.run)(1) {
-            continue;
-        }
         let per_iteration = |run: fn(u64) -> bool| {
             time_per_call(budget, || {
                 run(MIX_ITERATIONS);
@@ -394,7 +393,6 @@ pub fn print_bounds(ghz: f64, rows: &[BoundRow]) {
         "{:<12} {:<11} {:<58} {:>7} {:>7} {:>7} {:>8} {:>6} {:>6}",
         "algorithm", "mode", "loop", "bound", "CLMUL", "kernel", "of bound", "GB/s", "kernel"
     );
-    let gb = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.1}"));
     for r in rows {
         println!(
             "{:<12} {:<11} {:<58} {:>7.1} {:>7} {:>7.1} {:>7.0}% {:>6} {:>6}",
@@ -402,12 +400,11 @@ pub fn print_bounds(ghz: f64, rows: &[BoundRow]) {
             r.mode,
             format!("{} per {}", r.mix.describe(), r.unit),
             r.bound_cycles,
-            r.clmul_cycles
-                .map_or_else(|| "-".to_string(), |c| format!("{c:.1}")),
+            opt(r.clmul_cycles, 1),
             r.kernel_cycles,
             100.0 * r.of_bound,
-            gb(r.bound_gb_per_s),
-            gb(r.kernel_gb_per_s),
+            opt(r.bound_gb_per_s, 1),
+            opt(r.kernel_gb_per_s, 1),
         );
     }
 }

@@ -237,7 +237,8 @@ pub fn ratio_to_peer(row: &SpeedRow, rows: &[SpeedRow]) -> Option<f64> {
         .map(|best| row.ops_per_s / best)
 }
 
-fn opt(v: Option<f64>, digits: usize) -> String {
+/// `v` with `digits` decimals, or `-` when absent.
+pub(crate) fn opt(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
 }
 

@@ -8,9 +8,11 @@
 //! AES unit's throughput, not its latency, limits them. Beside them, spread evenly over the
 //! rounds, run `CLMUL` carry-less multiplications, `SHUFFLE` byte shuffles (`vpshufb`, which
 //! shares a pipe with the AES unit on some cores), `SIMPLE` one-cycle vector operations
-//! (`vpxorq`), `ROTATE` 64-bit rotations (`vprolq`), `LOADS` 64-byte loads and `STORES`
-//! 64-byte stores. These write registers that no other instruction reads. Without its AES
-//! instructions the same loop times other kernels' mixes, the rounds then being steps.
+//! (`vpxorq`, which issues like `vpternlogq`, four a cycle on Zen 5, but unlike it does not
+//! read its destination, so the operations stay independent), `ROTATE` 64-bit rotations
+//! (`vprolq`), `LOADS` 64-byte loads and `STORES` 64-byte stores. These write registers that
+//! no other instruction reads. Without its AES instructions the same loop times a loop's
+//! multiplications alone, or other kernels' mixes, the rounds then being steps.
 
 use core::arch::asm;
 
@@ -107,37 +109,27 @@ unsafe fn mix_loop<
     }
 }
 
-/// Runs the mix loop `n` times; false, running nothing, if this CPU cannot.
+/// Runs the mix loop `n` times (see [`mix_loop`]; `AES` is 1 for a loop with its AES
+/// instructions, 0 for one without); false, running nothing, if this CPU cannot.
 pub fn run<
+    const AES: usize,
     const ROUNDS: usize,
     const CLMUL: usize,
     const SHUFFLE: usize,
     const SIMPLE: usize,
+    const ROTATE: usize,
     const LOADS: usize,
     const STORES: usize,
 >(
     n: u64,
 ) -> bool {
-    const { assert!(ROUNDS > 0) };
+    const { assert!(ROUNDS > 0 && AES <= 1) };
     if !AES_VAES512.runs() {
         return false;
     }
     let mut buf = [0u8; 128];
     // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
-    unsafe { mix_loop::<1, ROUNDS, CLMUL, SHUFFLE, SIMPLE, 0, LOADS, STORES>(n, &mut buf) };
-    true
-}
-
-/// Runs `n` times the loop's `CLMUL` carry-less multiplications alone (no AES rounds, no
-/// other instruction); false, running nothing, if this CPU cannot.
-pub fn run_multiplications<const ROUNDS: usize, const CLMUL: usize>(n: u64) -> bool {
-    const { assert!(ROUNDS > 0) };
-    if !AES_VAES512.runs() {
-        return false;
-    }
-    let mut buf = [0u8; 128];
-    // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
-    unsafe { mix_loop::<0, ROUNDS, CLMUL, 0, 0, 0, 0, 0>(n, &mut buf) };
+    unsafe { mix_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, ROTATE, LOADS, STORES>(n, &mut buf) };
     true
 }
 
@@ -159,28 +151,4 @@ pub fn addition_chain(n: u64) {
             options(nostack, nomem),
         );
     }
-}
-
-/// Runs `n` times a loop of `STEPS` steps without AES or multiplications: `LOGIC` one-cycle
-/// logic operations, `ROTATE` 64-bit rotations, `LOADS` loads and `STORES` stores. The
-/// logic runs as `vpxorq`, which issues like `vpternlogq` (four a cycle on Zen 5) but, unlike
-/// it, does not read its destination, so the operations stay independent. False, running
-/// nothing, if this CPU cannot.
-pub fn run_logic<
-    const STEPS: usize,
-    const LOGIC: usize,
-    const ROTATE: usize,
-    const LOADS: usize,
-    const STORES: usize,
->(
-    n: u64,
-) -> bool {
-    const { assert!(STEPS > 0) };
-    if !AES_VAES512.runs() {
-        return false;
-    }
-    let mut buf = [0u8; 128];
-    // SAFETY: `AES_VAES512.runs()` confirmed the features the loop is compiled for.
-    unsafe { mix_loop::<0, STEPS, 0, 0, LOGIC, ROTATE, LOADS, STORES>(n, &mut buf) };
-    true
 }
