@@ -337,8 +337,9 @@ fn every_backend_matches_the_aes_gcm_crate() {
 }
 
 /// Lengths around the batches of the one-pass kernels (256 bytes for ymm, 512 for zmm), where
-/// encryption hashes each batch while encrypting the next: none, one and two batches with odd
-/// tails, and several batches.
+/// encryption hashes each batch while encrypting the next and the hashed batches share a
+/// reduction in twos: none, one and two batches with odd tails, and one to eight whole
+/// batches with and without tails, odd and even counts.
 const BATCH_EDGES: &[usize] = &[
     255,
     256,
@@ -353,7 +354,14 @@ const BATCH_EDGES: &[usize] = &[
     1537,
     2048,
     2049,
+    2560,
     2560 + 7,
+    3072,
+    3072 + 33,
+    3584,
+    3584 + 511,
+    4096,
+    4096 + 16,
     5000,
 ];
 

@@ -11,9 +11,10 @@ use super::common::HashPowers;
 use super::native;
 use crate::Error;
 
-/// Most blocks the carry-less kernels fold into one GHASH reduction.
-pub(crate) const MAX_BATCH: usize = 32;
-/// Index of the first Karatsuba key in the table of powers: H^32 down to H^1 come first, then
+/// Most blocks the carry-less kernels fold into one GHASH reduction (the VAES-512 kernel's
+/// two batches of 32).
+pub(crate) const MAX_BATCH: usize = 64;
+/// Index of the first Karatsuba key in the table of powers: H^64 down to H^1 come first, then
 /// zeros so that a register loaded past H^1 multiplies padding lanes by zero.
 pub(crate) const KARATSUBA: usize = MAX_BATCH + 4;
 /// Blocks of GHASH powers the carry-less kernels keep: the [`KARATSUBA`] blocks of powers,
@@ -123,15 +124,16 @@ impl Ghash {
     /// The GHASH of hash key `h`; `simd` allows the carry-less kernels (a key on a portable
     /// cipher backend passes `false`, so that everything it runs is portable code).
     pub(crate) fn new(h: &[u8; 16], simd: bool) -> Self {
-        let mut powers = if simd { native::ghash_powers(h) } else { None };
-        if let Some(p) = powers.as_mut() {
-            karatsuba_keys(p);
-        }
-        Self {
+        let mut g = Self {
             h: *h,
-            clmul: powers.is_some(),
-            powers: powers.unwrap_or([[0u8; 16]; POWERS]),
+            clmul: false,
+            powers: [[0u8; 16]; POWERS],
+        };
+        g.clmul = simd && native::ghash_powers(h, &mut g.powers);
+        if g.clmul {
+            karatsuba_keys(&mut g.powers);
         }
+        g
     }
 
     /// The powers of H the carry-less kernels take (zeros when they do not run this key).

@@ -106,8 +106,8 @@ mod no_kernels {
     }
 
     /// The powers of a GHASH key for carry-less kernels: none here.
-    pub(super) fn ghash_powers(_: &[u8; 16]) -> Option<super::common::HashPowers> {
-        None
+    pub(super) fn ghash_powers(_: &[u8; 16], _: &mut super::common::HashPowers) -> bool {
+        false
     }
 
     /// GHASH on carry-less kernels: none here.

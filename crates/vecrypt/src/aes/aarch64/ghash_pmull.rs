@@ -87,15 +87,20 @@ pub(super) fn load64(bytes: &[u8]) -> uint64x2_t {
 }
 
 #[kernel(AES_ARMV8)]
-fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
+fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
     let h = load64(key);
-    let mut out = [[0u8; 16]; POWERS];
-    let mut p = h;
-    for k in 1..=MAX_BATCH {
-        store(&mut out[MAX_BATCH - k], 0, vreinterpretq_u8_u64(p));
-        p = reduce(mul_parts(p, h));
+    // H^1, then by doubling: the n powers after H^n are H^n times each of the first n, one
+    // independent of another.
+    store(&mut out[MAX_BATCH - 1], 0, vreinterpretq_u8_u64(h));
+    let mut n = 1;
+    while n < MAX_BATCH {
+        let top = load64(&out[MAX_BATCH - n]);
+        for k in 1..=n.min(MAX_BATCH - n) {
+            let p = reduce(mul_parts(top, load64(&out[MAX_BATCH - k])));
+            store(&mut out[MAX_BATCH - n - k], 0, vreinterpretq_u8_u64(p));
+        }
+        n *= 2;
     }
-    out
 }
 
 /// The state `s` after absorbing eight blocks `data` (GCM's byte order) with one reduction:
@@ -145,17 +150,18 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
     store(acc, 0, unreversed(s));
 }
 
-/// H^32 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels; `None`
-/// when this CPU cannot run them.
-pub(in crate::aes) fn powers(h: &[u8; 16]) -> Option<[[u8; 16]; POWERS]> {
+/// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
+/// (the rest stays as it is) for the GHASH kernels; false, writing nothing, when this CPU
+/// cannot run them.
+pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
     if !kernels::AES_ARMV8.runs() {
-        return None;
+        return false;
     }
     let mut key = polyval_key(h);
     // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    let out = unsafe { powers_kernel(&key) };
+    unsafe { powers_kernel(&key, out) };
     crate::wipe::array(&mut key);
-    Some(out)
+    true
 }
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of

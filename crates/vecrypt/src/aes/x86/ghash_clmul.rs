@@ -48,15 +48,20 @@ fn xor3(acc: &mut [__m128i; 3], parts: [__m128i; 3]) {
 }
 
 #[kernel(AES_NI)]
-fn powers_kernel(key: &[u8; 16]) -> [[u8; 16]; POWERS] {
+fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
     let h = load(key, 0);
-    let mut out = [[0u8; 16]; POWERS];
-    let mut p = h;
-    for k in 1..=MAX_BATCH {
-        store(&mut out[MAX_BATCH - k], 0, p);
-        p = reduce(mul_parts(p, h));
+    // H^1, then by doubling: the n powers after H^n are H^n times each of the first n, one
+    // independent of another.
+    store(&mut out[MAX_BATCH - 1], 0, h);
+    let mut n = 1;
+    while n < MAX_BATCH {
+        let top = load(&out[MAX_BATCH - n], 0);
+        for k in 1..=n.min(MAX_BATCH - n) {
+            let p = reduce(mul_parts(top, load(&out[MAX_BATCH - k], 0)));
+            store(&mut out[MAX_BATCH - n - k], 0, p);
+        }
+        n *= 2;
     }
-    out
 }
 
 /// Eight blocks per reduction: each block times the power of H that brings it to the end.
@@ -86,15 +91,18 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
     store(acc, 0, _mm_shuffle_epi8(s, rev));
 }
 
-/// H^32 .. H^1 in the carry-less domain, then zero blocks, for the GHASH kernels; `None`
-/// when this CPU cannot run them.
-pub(in crate::aes) fn powers(h: &[u8; 16]) -> Option<[[u8; 16]; POWERS]> {
+/// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
+/// (the rest stays as it is) for the GHASH kernels; false, writing nothing, when this CPU
+/// cannot run them.
+pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
     if !kernels::AES_NI.runs() {
-        return None;
+        return false;
     }
-    let key = polyval_key(h);
+    let mut key = polyval_key(h);
     // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    Some(unsafe { powers_kernel(&key) })
+    unsafe { powers_kernel(&key, out) };
+    crate::wipe::array(&mut key);
+    true
 }
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of

@@ -3,8 +3,9 @@
 //! register width and expanded by each width's module as `vaes_gcm!(KERNEL,
 //! REGISTER_CLASS)` after `vaes_blocks!`, whose round and counter helpers it uses.
 //!
-//! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm) with one reduction.
-//! GHASH multiplies by Karatsuba, three 64-bit carry-less products per block instead of
+//! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm); the hashed batches
+//! go in twos with one reduction, the first multiplied by the powers of H above the second's
+//! (so the powers table runs to H^64), and an odd last batch alone. GHASH multiplies by Karatsuba, three 64-bit carry-less products per block instead of
 //! four, two registers at a time: their halves' XORs share one register, multiplied by the
 //! two powers' Karatsuba keys side by side (a table after the powers of H), and each sum
 //! takes both registers' products in one three-way XOR. The pairs are spread over the AES
@@ -27,26 +28,32 @@
 //! about 0.70x CTR with AES-128 and 0.85x with AES-256.
 //!
 //! `vecrypt speed --bounds` measures that bound on the CPU it runs on: the loop's
-//! instructions as compiled (per 512 bytes with AES-128: 80 AES rounds, 26 carry-less
-//! multiplications, 9 VPSHUFB, 62 other vector operations, 36 loads, 8 stores) run without
-//! dependencies. On Zen 5 at 4.3 GHz they take 56 to 57 core cycles, 38 to 39 GB/s (AES-256:
-//! 65 cycles, 33.6 GB/s), and the kernel seals 16 KiB at 29.5 to 30.5 GB/s, 0.77 to 0.78 of
-//! it (AES-256: 26.4 GB/s, 0.79); CTR's loop in the same runs reaches 0.90 to 0.92 of its
-//! own bound. The 26 multiplications alone take 52 cycles, the multiplier's one every two
-//! cycles, where the AES rounds alone take 40: on this core the multiplications do not hide
-//! under the AES rounds, the rounds hide under them, and the multiplier sets a ceiling of
-//! about 42 GB/s that no schedule passes. A batch of sixteen registers with one reduction
-//! (25 multiplications per 512 bytes) would lower the loop's bound by about 4%. Two changes left that fraction where it was: feeding each batch a zero state
-//! instead of the reduced one, which takes the reduction out of the loop-carried chain
-//! (29.1 to 29.5 GB/s in two runs: its latency is not what holds the kernel back), and
-//! spreading the hashing over every round, two multiplications after nearly every round
-//! instead of six after every other (+0.5%, same-run A/B, medians of seven). Neither is
-//! kept. Earlier measurements, on
-//! 16 KiB messages (medians of 15, several runs, CTR in the same process): AES-128 sealed at
-//! 27.6 to 30.0 GB/s, 0.57x to 0.60x CTR's 47 to 50 GB/s (22.5 GB/s, 0.46x, with the
-//! schoolbook products and the multiplications gathered), AES-256 at 24.6 to 26.4 GB/s,
-//! 0.75x to 0.79x CTR. Opening runs at the same speed (0.56x to 0.61x and 0.75x to 0.78x,
-//! the copy of the message that restores it between calls left out).
+//! instructions as compiled (per 512 bytes with AES-128: 80 AES rounds, 25 carry-less
+//! multiplications, 9 VPSHUFB, 56 other vector operations, 39 loads, 9 stores) run without
+//! dependencies. On Zen 5 at 4.2 to 4.3 GHz they take about 56 core cycles, 38 to 39 GB/s
+//! (AES-256: 63 cycles, 34 GB/s); the 25 multiplications alone take 50, the multiplier's one
+//! every two cycles, where the AES rounds alone take 40. On this core the multiplications
+//! do not hide under the AES rounds, the rounds hide under them, and the multiplier sets a
+//! ceiling of about 43 GB/s that no schedule passes.
+//!
+//! The kernel seals 16 KiB at 29.9 to 30.5 GB/s with AES-128 and 26.1 to 26.3 GB/s with
+//! AES-256, 0.74 to 0.78 of the bound as `--bounds` times it (through the API, tag and
+//! call included); on 256 KiB messages about 35 and 30.5 GB/s. One reduction per batch, as
+//! before, sealed 5.1% (AES-128) and 3.5% (AES-256) slower in the same runs (medians of
+//! five). The cost of a reduction is not its operations but its dependent tail: the
+//! loop as compiled, run on its own in assembly, took 65 cycles per 512 bytes with a
+//! reduction per batch, 57 with the reduction's 17 instructions taken out, 64 with only
+//! its two multiplications made XORs, and 65 with the reduced state no longer carried to the
+//! next batch; with a reduction every two batches, 61.5, and every four, 60. Two batches
+//! keep the powers table at 2 KiB per key. Other changes left the fraction where it was:
+//! feeding each batch a zero state instead of the reduced one (the latency of the
+//! loop-carried chain is not what holds the kernel back); spreading the hashing over every
+//! round, two multiplications after nearly every round instead of six after every other
+//! (+0.5%); reducing a batch's sums at the start of the next batch instead of at its end
+//! (unchanged). Earlier measurements, on 16 KiB messages with a reduction per batch (medians
+//! of 15, several runs, CTR in the same process): AES-128 sealed at 27.6 to 30.0 GB/s, 0.57x
+//! to 0.60x CTR's 47 to 50 GB/s (22.5 GB/s, 0.46x, with the schoolbook products and the
+//! multiplications gathered), AES-256 at 24.6 to 26.4 GB/s, 0.75x to 0.79x CTR.
 
 /// The POLYVAL reduction constant in each lane: x^0 in the low half, x^127+x^126+x^121 folded
 /// into the high half's top byte.
@@ -138,13 +145,34 @@ macro_rules! vaes_gcm {
             ghash_reduce(&sums)
         }
 
-        /// What the multiplications of a batch read: the state `s` (added to register 0),
-        /// the powers of H of each register, the Karatsuba keys of each pair (see
-        /// [`hash_pair`]) and the byte reversal.
+        /// The powers of H of each register of a batch and the Karatsuba keys of each pair
+        /// (see [`hash_pair`]).
+        struct BatchPowers {
+            powers: [V; GCM_REGS],
+            keys: [V; GCM_REGS / 2],
+        }
+
+        /// The [`BatchPowers`] of a batch whose first block is multiplied by the power read
+        /// at `first` bytes into `table`.
+        #[kernel($k)]
+        #[inline]
+        fn batch_powers(table: &[u8], first: usize) -> BatchPowers {
+            BatchPowers {
+                powers: core::array::from_fn(|u| ld(table, first + u * BYTES)),
+                keys: core::array::from_fn(|p| {
+                    let u = 2 * p + 1;
+                    let v = (2 * p + 2) % GCM_REGS;
+                    pair_keys(table, first + u * BYTES, first + v * BYTES)
+                }),
+            }
+        }
+
+        /// What the multiplications of a batch read: the state `s` (added to register 0) in
+        /// the first batch of a reduction, zero in the second; the batch's powers; the byte
+        /// reversal.
         struct HashBatch<'a> {
             s: __m128i,
-            powers: &'a [V; GCM_REGS],
-            keys: &'a [V; GCM_REGS / 2],
+            powers: &'a BatchPowers,
             rev: V,
         }
 
@@ -161,7 +189,8 @@ macro_rules! vaes_gcm {
             if v == 0 {
                 y = xor(y, zext(h.s));
             }
-            ghash_multiply_pair(x, y, h.powers[u], h.powers[v], h.keys[p], sums);
+            let w = h.powers;
+            ghash_multiply_pair(x, y, w.powers[u], w.powers[v], w.keys[p], sums);
         }
 
         /// The two registers of pair `p` of `c` (see [`hash_pair`]).
@@ -230,11 +259,173 @@ macro_rules! vaes_gcm {
             }
         }
 
+        /// What every batch of [`gcm`] reads: the round keys, the byte reversal and the
+        /// counter steps (see [`batch_counters`]).
+        struct GcmKeys {
+            k: [V; 15],
+            rev: V,
+            offsets: [V; GCM_REGS],
+            be_steps: [V; GCM_REGS],
+            step: V,
+        }
+
+        /// Where [`gcm`] stands between batches: the next batch's first counters (see
+        /// [`batch_counters`]) and, for encryption, the batch encrypted last, to be hashed
+        /// while the next is encrypted.
+        struct GcmRun {
+            base: V,
+            low: usize,
+            previous: [V; GCM_REGS],
+        }
+
+        /// One batch of [`gcm`]: encrypts (or decrypts) `chunk` in place and adds the GHASH
+        /// products of the batch hashed with it (`chunk` itself when decrypting, the batch
+        /// before when encrypting) into `sums`, under the powers and state of `h`. `ROLE`
+        /// tells the three calls of [`gcm`] apart (first and second of two, or alone) only
+        /// so that each is an instance of its own, called once, which the compiler inlines:
+        /// one instance called three times it kept out of line, and the kernel ran 13% slower.
+        #[kernel($k)]
+        #[inline]
+        fn gcm_batch<const NR: usize, const DECRYPT: bool, const ROLE: usize>(
+            chunk: &mut [u8],
+            g: &GcmKeys,
+            run: &mut GcmRun,
+            h: &HashBatch,
+            sums: &mut [V; 3],
+        ) {
+            const BATCH: usize = GCM_REGS * LANES;
+            let k = &g.k;
+            let mut ks = batch_counters(run.base, run.low, &g.offsets, &g.be_steps, g.rev);
+            run.base = add32(run.base, g.step);
+            run.low = (run.low + BATCH) % 256;
+            let input: [V; GCM_REGS] = core::array::from_fn(|u| ld(chunk, u * BYTES));
+            let c = if DECRYPT { input } else { run.previous };
+            // Two registers' multiplications after every few AES rounds, the pair with the
+            // register that carries the state `s` last, so that the reduction of the batch
+            // before has the most time to finish; the pins of `round_and_hash` hold this
+            // order in the generated code. The rounds are written out with literal indices:
+            // a loop over them is not unrolled once they carry the pins.
+            for x in ks.iter_mut() {
+                *x = xor(*x, k[0]);
+            }
+            let mut next = pair_of(&c, 0);
+            round_and_hash::<NR>(1, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(2, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(3, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(4, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(5, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(6, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(7, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(8, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(9, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(10, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(11, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(12, k, &mut ks, sums, &mut next, &c, h);
+            round_and_hash::<NR>(13, k, &mut ks, sums, &mut next, &c, h);
+            let spacing = pair_spacing(NR);
+            for p in (NR - 2) / spacing + 1..GCM_REGS / 2 {
+                hash_pair(sums, pair_of(&c, p), p, h);
+            }
+            for x in ks.iter_mut() {
+                *x = enclast(*x, k[NR]);
+            }
+            for (u, x) in ks.iter().enumerate() {
+                run.previous[u] = xor(*x, input[u]);
+                st(chunk, u * BYTES, run.previous[u]);
+            }
+        }
+
+        /// The [`GcmKeys`] of the round keys `keys`, with the byte reversal `rev`.
+        #[kernel($k)]
+        #[inline]
+        fn gcm_keys(keys: &[[u8; 16]; 15], rev: V) -> GcmKeys {
+            GcmKeys {
+                k: round_keys(keys),
+                rev,
+                offsets: core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64)),
+                be_steps: core::array::from_fn(|u| {
+                    let mut block = [0u8; 16];
+                    block[15] = (u * LANES) as u8;
+                    bcast(&block)
+                }),
+                step: lane_counts_flat((GCM_REGS * LANES) as u64),
+            }
+        }
+
+        /// The [`GcmRun`] of a pass whose first counter block is `counter`.
+        #[kernel($k)]
+        #[inline]
+        fn gcm_start(counter: &[u8; 16], rev: V) -> GcmRun {
+            GcmRun {
+                base: add32(shuf(bcast(counter), rev), lane_counts(0)),
+                low: usize::from(counter[15]),
+                previous: [zero(); GCM_REGS],
+            }
+        }
+
+        /// The whole batches of a GCM pass: CTR from `run`'s counters and GHASH of the
+        /// ciphertext into the state `s` (carry-less domain), `wide` left empty. Decryption
+        /// hashes a batch while decrypting it (its ciphertext is already there); encryption
+        /// hashes the previous batch's ciphertext while encrypting the next, so neither waits
+        /// for the other. Returns the state and whether the last batch encrypted, in
+        /// `run.previous`, is still to be hashed (by the caller, with what follows it). The
+        /// hashed batches go in twos, `2 * GCM_REGS` registers per reduction: the first by
+        /// the powers H^(2n) down to H^(n+1) of a batch of n blocks, the second by H^n down
+        /// to H^1, the reduction after it (with a reduction per batch the kernel sealed 3.5%
+        /// to 5% slower on Zen 5; see the module docs).
+        #[kernel($k)]
+        fn gcm_batches<const NR: usize, const DECRYPT: bool>(
+            g: &GcmKeys,
+            table: &[u8],
+            run: &mut GcmRun,
+            mut s: __m128i,
+            wide: &mut core::slice::ChunksExactMut<'_, u8>,
+        ) -> (__m128i, bool) {
+            const BATCH: usize = GCM_REGS * LANES;
+            const { assert!(2 * BATCH <= MAX_BATCH) };
+            let first_of_two = batch_powers(table, 16 * (MAX_BATCH - 2 * BATCH));
+            let second_of_two = batch_powers(table, 16 * (MAX_BATCH - BATCH));
+            // Encryption hashes each batch's ciphertext while encrypting the next: the first
+            // batch is only encrypted, the last only hashed.
+            let mut pending = false;
+            if !DECRYPT && let Some(chunk) = wide.next() {
+                let mut ks = batch_counters(run.base, run.low, &g.offsets, &g.be_steps, g.rev);
+                run.base = add32(run.base, g.step);
+                run.low = (run.low + BATCH) % 256;
+                encrypt_n::<NR, GCM_REGS>(&g.k, &mut ks);
+                for (u, x) in ks.iter().enumerate() {
+                    run.previous[u] = xor(*x, ld(chunk, u * BYTES));
+                    st(chunk, u * BYTES, run.previous[u]);
+                }
+                pending = true;
+            }
+            while let Some(chunk) = wide.next() {
+                let mut sums = [zero(); 3];
+                let first = HashBatch {
+                    s,
+                    powers: &first_of_two,
+                    rev: g.rev,
+                };
+                let second = HashBatch {
+                    s: _mm_setzero_si128(),
+                    powers: &second_of_two,
+                    rev: g.rev,
+                };
+                if let Some(next) = wide.next() {
+                    gcm_batch::<NR, DECRYPT, 0>(chunk, g, run, &first, &mut sums);
+                    gcm_batch::<NR, DECRYPT, 1>(next, g, run, &second, &mut sums);
+                } else {
+                    // The last hashed batch goes alone when their number is odd.
+                    let alone = HashBatch { s, ..second };
+                    gcm_batch::<NR, DECRYPT, 2>(chunk, g, run, &alone, &mut sums);
+                }
+                s = ghash_reduce(&sums);
+            }
+            (s, pending)
+        }
+
         /// GCM over whole blocks: CTR with a 32-bit counter from `counter` and GHASH of the
-        /// ciphertext into `acc`, in one pass; `GCM_REGS` registers of blocks per reduction.
-        /// Decryption hashes a batch while decrypting it (its ciphertext is already there);
-        /// encryption hashes the previous batch's ciphertext, read back from the buffer,
-        /// while encrypting the next, so neither waits for the other.
+        /// ciphertext into `acc`, in one pass (see [`gcm_batches`]).
         #[kernel($k)]
         fn gcm<const NR: usize, const DECRYPT: bool>(
             keys: &[[u8; 16]; 15],
@@ -243,103 +434,18 @@ macro_rules! vaes_gcm {
             acc: &mut [u8; 16],
             buf: &mut [u8],
         ) {
-            const BATCH: usize = GCM_REGS * LANES;
-            const BATCH_BYTES: usize = GCM_REGS * BYTES;
-            let k = round_keys(keys);
             // The mask is opaque to the optimiser: seeing a constant byte reversal of loaded
             // data, it once rebuilt each register from scalar loads and 64 byte inserts.
             let rev = bcast(&core::hint::black_box(REVERSE));
+            let g = gcm_keys(keys, rev);
             let table = powers.as_flattened();
-            let full_batch_first = 16 * (MAX_BATCH - BATCH);
-            let mut s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
-            let mut base = add32(shuf(bcast(counter), rev), lane_counts(0));
-            let mut low = usize::from(counter[15]);
-            let offsets: [V; GCM_REGS] =
-                core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64));
-            let be_steps: [V; GCM_REGS] = core::array::from_fn(|u| {
-                let mut block = [0u8; 16];
-                block[15] = (u * LANES) as u8;
-                bcast(&block)
-            });
-            let step_wide = lane_counts_flat(BATCH as u64);
-            let step_one = lane_counts_flat(LANES as u64);
-            let pw: [V; GCM_REGS] =
-                core::array::from_fn(|u| ld(table, full_batch_first + u * BYTES));
-            let pk: [V; GCM_REGS / 2] = core::array::from_fn(|p| {
-                let u = 2 * p + 1;
-                let v = (2 * p + 2) % GCM_REGS;
-                pair_keys(
-                    table,
-                    full_batch_first + u * BYTES,
-                    full_batch_first + v * BYTES,
-                )
-            });
-            let mut wide = buf.chunks_exact_mut(BATCH_BYTES);
-            // Encryption hashes each batch's ciphertext while encrypting the next: the first
-            // batch is only encrypted, the last only hashed.
-            let mut previous = [zero(); GCM_REGS];
-            let mut any = false;
-            if !DECRYPT && let Some(chunk) = wide.next() {
-                let mut ks = batch_counters(base, low, &offsets, &be_steps, rev);
-                base = add32(base, step_wide);
-                low = (low + BATCH) % 256;
-                encrypt_n::<NR, GCM_REGS>(&k, &mut ks);
-                for (u, x) in ks.iter().enumerate() {
-                    previous[u] = xor(*x, ld(chunk, u * BYTES));
-                    st(chunk, u * BYTES, previous[u]);
-                }
-                any = true;
-            }
-            for chunk in &mut wide {
-                let mut ks = batch_counters(base, low, &offsets, &be_steps, rev);
-                base = add32(base, step_wide);
-                low = (low + BATCH) % 256;
-                let input: [V; GCM_REGS] = core::array::from_fn(|u| ld(chunk, u * BYTES));
-                let c = if DECRYPT { input } else { previous };
-                // Two registers' multiplications after every few AES rounds, the pair with
-                // the register that carries the state `s` last, so that the reduction of the
-                // batch before has the most time to finish; the pins of `round_and_hash` hold
-                // this order in the generated code. The rounds are written out with literal
-                // indices: a loop over them is not unrolled once they carry the pins.
-                let h = HashBatch {
-                    s,
-                    powers: &pw,
-                    keys: &pk,
-                    rev,
-                };
-                let mut sums = [zero(); 3];
-                for x in ks.iter_mut() {
-                    *x = xor(*x, k[0]);
-                }
-                let mut next = pair_of(&c, 0);
-                round_and_hash::<NR>(1, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(2, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(3, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(4, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(5, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(6, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(7, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(8, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(9, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(10, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(11, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(12, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                round_and_hash::<NR>(13, &k, &mut ks, &mut sums, &mut next, &c, &h);
-                let spacing = pair_spacing(NR);
-                for p in (NR - 2) / spacing + 1..GCM_REGS / 2 {
-                    hash_pair(&mut sums, pair_of(&c, p), p, &h);
-                }
-                for x in ks.iter_mut() {
-                    *x = enclast(*x, k[NR]);
-                }
-                s = ghash_reduce(&sums);
-                for (u, x) in ks.iter().enumerate() {
-                    previous[u] = xor(*x, input[u]);
-                    st(chunk, u * BYTES, previous[u]);
-                }
-            }
-            if !DECRYPT && any {
-                s = ghash_regs(s, &previous, table, full_batch_first, rev);
+            let s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
+            let mut run = gcm_start(counter, rev);
+            let mut wide = buf.chunks_exact_mut(GCM_REGS * BYTES);
+            let (mut s, pending) = gcm_batches::<NR, DECRYPT>(&g, table, &mut run, s, &mut wide);
+            if pending {
+                let first = 16 * (MAX_BATCH - GCM_REGS * LANES);
+                s = ghash_regs(s, &run.previous, table, first, rev);
             }
             let rest = wide.into_remainder();
             let blocks = rest.len() / 16;
@@ -348,14 +454,15 @@ macro_rules! vaes_gcm {
                 // Lanes past the end hold keystream or zeros; GHASH multiplies them by the
                 // zero blocks after H^1.
                 let mut c = [zero(); GCM_REGS];
+                let step_one = lane_counts_flat(LANES as u64);
                 for u in 0..regs {
-                    let mut ks = [shuf(base, rev)];
-                    encrypt_n::<NR, 1>(&k, &mut ks);
+                    let mut ks = [shuf(run.base, rev)];
+                    encrypt_n::<NR, 1>(&g.k, &mut ks);
                     let input = ld_upto(rest, u * BYTES);
                     let out = xor(ks[0], input);
                     st_upto(rest, u * BYTES, out);
                     c[u] = if DECRYPT { input } else { out };
-                    base = add32(base, step_one);
+                    run.base = add32(run.base, step_one);
                 }
                 s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
             }
