@@ -55,10 +55,10 @@ pub(crate) type HashPowers = [[u8; 16]; POWERS];
 pub(crate) type GcmFn =
     fn(&RoundKeys, &HashPowers, bool, &[u8; 16], &mut [u8; 16], &mut [u8]) -> bool;
 
-/// GCM of a whole short message in one kernel call: round keys, powers, whether to decrypt,
-/// the pre-counter block J0, associated data and text; the full tag (before any
-/// truncation), or `None`, doing nothing, when the kernel does not take this message.
-pub(crate) type GcmShortFn =
+/// GCM of a whole message in one kernel call: round keys, powers, whether to decrypt, the
+/// pre-counter block J0, associated data and text; the full tag (before any truncation),
+/// or `None`, doing nothing, when the backend has no such kernel for this message.
+pub(crate) type GcmMessageFn =
     fn(&RoundKeys, &HashPowers, bool, &[u8; 16], &[u8], &mut [u8]) -> Option<[u8; 16]>;
 
 /// XTS: data round keys, the tweak key's (when the tweak is still to be encrypted), whether
@@ -84,9 +84,9 @@ pub(crate) struct Kernels {
     /// GCM: CTR (32-bit counter) and GHASH of the ciphertext into the state, in one pass,
     /// with the powers of [`super::ghash::Ghash::powers`].
     pub(crate) gcm: GcmFn,
-    /// GCM of a whole message, for the lengths where one call beats the general path;
-    /// which lengths that is, each backend decides (see the x86 module).
-    pub(crate) gcm_short: GcmShortFn,
+    /// GCM of a whole message in one call, for the messages where that beats the general
+    /// path; which those are, each backend decides (see the x86 module).
+    pub(crate) gcm_message: GcmMessageFn,
     /// CBC encryption of several streams of one key size, one key and chain each, all done
     /// or none.
     #[cfg(feature = "alloc")]

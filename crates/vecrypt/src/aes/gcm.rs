@@ -136,10 +136,10 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
 
     /// Encrypts or decrypts `buf` in place and returns the full 16-byte tag.
     fn run(&self, decrypt: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let short = self.cipher.kernels.and_then(|k| {
-            (k.gcm_short)(&self.cipher.rk, self.hash.powers(), decrypt, j0, aad, buf)
+        let whole = self.cipher.kernels.and_then(|k| {
+            (k.gcm_message)(&self.cipher.rk, self.hash.powers(), decrypt, j0, aad, buf)
         });
-        if let Some(tag) = short {
+        if let Some(tag) = whole {
             return tag;
         }
         let mut acc = [0u8; 16];

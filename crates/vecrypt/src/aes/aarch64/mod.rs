@@ -25,7 +25,7 @@ static ARMV8: Kernels = Kernels {
     cfb_decrypt: armv8::decrypt_cfb,
     xts,
     gcm: gcm_pmull::gcm_blocks,
-    gcm_short: |_, _, _, _, _, _| None,
+    gcm_message: |_, _, _, _, _, _| None,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams,
 };

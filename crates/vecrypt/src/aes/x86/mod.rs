@@ -33,7 +33,7 @@ static AESNI: Kernels = Kernels {
     cfb_decrypt: |_, _, _| false,
     xts: |_, _, _, _, _| None,
     gcm: |_, _, _, _, _, _| false,
-    gcm_short: |_, _, _, _, _, _| None,
+    gcm_message: |_, _, _, _, _, _| None,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::aesni,
 };
@@ -45,7 +45,7 @@ static VAES256: Kernels = Kernels {
     cfb_decrypt: vaes_ymm::decrypt_cfb,
     xts: vaes_ymm::xts_blocks,
     gcm: vaes_ymm::gcm_blocks,
-    gcm_short: |_, _, _, _, _, _| None,
+    gcm_message: |_, _, _, _, _, _| None,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes256,
 };
@@ -56,7 +56,7 @@ static VAES512: Kernels = Kernels {
     cfb_decrypt: vaes_zmm::decrypt_cfb,
     xts: vaes_zmm::xts_blocks,
     gcm: vaes_zmm::gcm_blocks,
-    gcm_short: vaes_zmm::gcm_short,
+    gcm_message: vaes_zmm::gcm_message,
     #[cfg(feature = "alloc")]
     cbc_encrypt_streams: streams::vaes512,
 };

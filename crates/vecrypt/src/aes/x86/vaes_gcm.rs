@@ -261,6 +261,7 @@ macro_rules! vaes_gcm {
 
         /// What every batch of [`gcm`] reads: the round keys, the byte reversal and the
         /// counter steps (see [`batch_counters`]).
+        #[derive(Clone)]
         struct GcmKeys {
             k: [V; 15],
             rev: V,
@@ -272,6 +273,7 @@ macro_rules! vaes_gcm {
         /// Where [`gcm`] stands between batches: the next batch's first counters (see
         /// [`batch_counters`]) and, for encryption, the batch encrypted last, to be hashed
         /// while the next is encrypted.
+        #[derive(Clone)]
         struct GcmRun {
             base: V,
             low: usize,
@@ -363,8 +365,9 @@ macro_rules! vaes_gcm {
             }
         }
 
-        /// The whole batches of a GCM pass: CTR from `run`'s counters and GHASH of the
-        /// ciphertext into the state `s` (carry-less domain), `wide` left empty. Decryption
+        /// The whole batches of `whole` (its length a multiple of a batch's bytes; any
+        /// bytes past the last whole batch are left alone) in a GCM pass: CTR from `state`'s
+        /// counters and GHASH of the ciphertext into the state `s` (carry-less domain). Decryption
         /// hashes a batch while decrypting it (its ciphertext is already there); encryption
         /// hashes the previous batch's ciphertext while encrypting the next, so neither waits
         /// for the other. Returns the state and whether the last batch encrypted, in
@@ -375,14 +378,20 @@ macro_rules! vaes_gcm {
         /// to 5% slower on Zen 5; see the module docs).
         #[kernel($k)]
         fn gcm_batches<const NR: usize, const DECRYPT: bool>(
-            g: &GcmKeys,
+            keys: &GcmKeys,
             table: &[u8],
-            run: &mut GcmRun,
+            state: &mut GcmRun,
             mut s: __m128i,
-            wide: &mut core::slice::ChunksExactMut<'_, u8>,
+            whole: &mut [u8],
         ) -> (__m128i, bool) {
             const BATCH: usize = GCM_REGS * LANES;
             const { assert!(2 * BATCH <= MAX_BATCH) };
+            // Local copies, written back at the end: through the references, the compiler
+            // kept the counters and the last batch in memory, a load and a store a register.
+            let g = &keys.clone();
+            let mut local = state.clone();
+            let run = &mut local;
+            let mut wide = whole.chunks_exact_mut(GCM_REGS * BYTES);
             let first_of_two = batch_powers(table, 16 * (MAX_BATCH - 2 * BATCH));
             let second_of_two = batch_powers(table, 16 * (MAX_BATCH - BATCH));
             // Encryption hashes each batch's ciphertext while encrypting the next: the first
@@ -421,6 +430,7 @@ macro_rules! vaes_gcm {
                 }
                 s = ghash_reduce(&sums);
             }
+            *state = local;
             (s, pending)
         }
 
@@ -441,13 +451,13 @@ macro_rules! vaes_gcm {
             let table = powers.as_flattened();
             let s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
             let mut run = gcm_start(counter, rev);
-            let mut wide = buf.chunks_exact_mut(GCM_REGS * BYTES);
-            let (mut s, pending) = gcm_batches::<NR, DECRYPT>(&g, table, &mut run, s, &mut wide);
+            let batches = buf.len() / (GCM_REGS * BYTES) * (GCM_REGS * BYTES);
+            let (whole, rest) = buf.split_at_mut(batches);
+            let (mut s, pending) = gcm_batches::<NR, DECRYPT>(&g, table, &mut run, s, whole);
             if pending {
                 let first = 16 * (MAX_BATCH - GCM_REGS * LANES);
                 s = ghash_regs(s, &run.previous, table, first, rev);
             }
-            let rest = wide.into_remainder();
             let blocks = rest.len() / 16;
             if blocks > 0 {
                 let regs = blocks.div_ceil(LANES);
