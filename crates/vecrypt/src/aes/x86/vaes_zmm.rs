@@ -23,18 +23,30 @@
 //!
 //! GCM picks its kernel by length, here and only here ([`gcm_message`]): messages of at most
 //! [`GCM_SHORT_TEXT`] bytes (with at most one register of associated data) take
-//! [`gcm_short_kernel`], longer ones [`gcm_message_kernel`], the one-pass loop of `vaes_gcm`
-//! with the associated data, the tail, the length block and the tag mask inside the same
-//! call. Measured on AMD Zen 5 (EPYC, 4.1 to 4.2 GHz), AES-128, medians of one run: 64-byte
-//! messages seal in 41 to 44 ns on the short kernel against 74 ns for the `aes-gcm` crate
-//! (1.8x), and 256 bytes in 47 to 50 ns. The short kernel's time hardly grows with the
-//! length up to its limit: its AES rounds and its one GHASH reduction are latency-bound.
-//! Up to there it stays ahead of the whole-message kernel (64 bytes: 44 against 61 ns; 256
-//! bytes: 50 against 72). Past it the whole-message kernel seals 512
-//! bytes in 70 ns, 1 KiB in 87 ns and 4 KiB in 173 ns, where the one-pass kernel with the
-//! tail, the length block and the mask left to the caller (three more calls and a reduction)
-//! took 82, 100 and 183 ns in the same runs; 16 KiB 1% to 3% faster.
+//! [`gcm_short_kernel`] with four, eight or twelve registers of counters, the fewest that
+//! cover the text; longer ones [`gcm_message_kernel`], the one-pass loop of `vaes_gcm` with
+//! the associated data, the tail, the length block and the tag mask inside the same call.
+//! The short kernel's time hardly grows with the length within its registers (its AES
+//! rounds and its one GHASH reduction are latency-bound), but each register it has costs
+//! time: with twelve for every length, 64 bytes took 51 ns instead of 43.
 //!
+//! Measured on AMD Zen 5 (EPYC, 4.1 to 4.2 GHz), AES-128, medians of one run, sealing:
+//!
+//! | bytes | short kernel | whole-message kernel | one-pass kernel, the rest by the caller |
+//! |---|---|---|---|
+//! | 64 | 41 to 44 ns (`aes-gcm` crate: 74 ns) | 61 ns | |
+//! | 256 | 47 to 50 ns | 72 ns | |
+//! | 257 | 60 ns | 72 ns | |
+//! | 512 | 64 ns | 69 to 70 ns | 82 ns |
+//! | 768 | 63 ns | 88 ns | |
+//! | 1 KiB | | 87 to 89 ns | 100 ns |
+//! | 4 KiB | | 173 ns | 183 ns |
+//!
+//! At 16 KiB the whole-message kernel runs 1% to 3% faster than the one-pass kernel with
+//! the rest left to the caller (three more calls and a reduction). Past 768 bytes the short
+//! kernel would need more powers of H than the table holds with a full register of
+//! associated data, and at 1 KiB it gains less (76 against 89 ns with sixteen registers).
+
 //! The one-pass kernel's bound on Zen 5 is the four vector pipes (the port facts are in
 //! `vaes_gcm`): with AES-128, eight registers of 32 blocks per reduction need about 7.1
 //! core cycles per register against CTR's 5. `vecrypt speed --bounds` measures it: 56 to
@@ -331,7 +343,7 @@ vaes_xts!(AES_VAES512);
 /// Longest text [`gcm_short_kernel`] takes, in bytes: up to here one call that encrypts
 /// every counter block and the tag mask at once and hashes the message with one reduction
 /// beats [`gcm_message_kernel`] (measured on Zen 5, see the module docs).
-const GCM_SHORT_TEXT: usize = 256;
+const GCM_SHORT_TEXT: usize = 768;
 /// Longest associated data [`gcm_short_kernel`] takes, in bytes: one register.
 const GCM_SHORT_AAD: usize = BYTES;
 
@@ -367,32 +379,44 @@ fn st_bytes(bytes: &mut [u8], off: usize, v: V) -> V {
     _mm512_maskz_mov_epi8(mask, v)
 }
 
-/// GCM of a whole message of at most [`GCM_SHORT_TEXT`] bytes with at most
-/// [`GCM_SHORT_AAD`] bytes of associated data, returning the full tag. Every counter block
-/// (four registers, whatever the length: the rounds are latency-bound here, so the unused
-/// ones cost no time) and the tag mask E(J0) go through AES together; the associated data,
-/// the text and the length block are multiplied by their powers of H and reduced once.
-/// Data is loaded and stored under byte masks.
+/// The tag mask E(J0) on one block, its rounds independent of everything else in the call.
 #[kernel(AES_VAES512)]
-fn gcm_short_kernel<const NR: usize, const DECRYPT: bool>(
+#[inline]
+fn tag_mask<const NR: usize>(keys: &[[u8; 16]; 15], j0: &[u8; 16]) -> __m128i {
+    let mut mask = _mm_xor_si128(xmm_load(j0, 0), xmm_load(&keys[0], 0));
+    for key in &keys[1..NR] {
+        mask = _mm_aesenc_si128(mask, xmm_load(key, 0));
+    }
+    _mm_aesenclast_si128(mask, xmm_load(&keys[NR], 0))
+}
+
+/// GCM of a whole message of at most `REGS` registers of text (at most
+/// [`GCM_SHORT_TEXT`] bytes) with at most [`GCM_SHORT_AAD`] bytes of associated data,
+/// returning the full tag. Every counter block of the `REGS` registers (whatever the
+/// length within them: the rounds are latency-bound here, so the unused lanes cost no time)
+/// and the tag mask E(J0) go through AES together; the associated data, the text and the
+/// length block are multiplied by their powers of H and reduced once. Data is loaded and
+/// stored under byte masks.
+#[kernel(AES_VAES512)]
+fn gcm_short_kernel<const NR: usize, const DECRYPT: bool, const REGS: usize>(
     keys: &[[u8; 16]; 15],
     powers: &[[u8; 16]; POWERS],
     j0: &[u8; 16],
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    const REGS: usize = GCM_SHORT_TEXT / BYTES;
+    const {
+        assert!(REGS * BYTES <= GCM_SHORT_TEXT);
+        // Associated data, text and the length block within the powers of H.
+        assert!((GCM_SHORT_AAD + GCM_SHORT_TEXT) / 16 < MAX_BATCH);
+    };
     let k = round_keys(keys);
     let rev = bcast(&core::hint::black_box(REVERSE));
     let table = powers.as_flattened();
     let base = add32(shuf(bcast(j0), rev), lane_counts(1));
     let mut ks: [V; REGS] =
         core::array::from_fn(|u| shuf(add32(base, lane_counts_flat((u * LANES) as u64)), rev));
-    let mut mask = _mm_xor_si128(xmm_load(j0, 0), xmm_load(&keys[0], 0));
-    for key in &keys[1..NR] {
-        mask = _mm_aesenc_si128(mask, xmm_load(key, 0));
-    }
-    mask = _mm_aesenclast_si128(mask, xmm_load(&keys[NR], 0));
+    let mask = tag_mask::<NR>(keys, j0);
     encrypt_n::<NR, REGS>(&k, &mut ks);
     // Block `i` of the hashed message (associated data, text, lengths) is multiplied by
     // H^(total - i), read at `first + 16 i` bytes into the table.
@@ -424,17 +448,6 @@ fn gcm_short_kernel<const NR: usize, const DECRYPT: bool>(
         _mm_xor_si128(_mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)), mask),
     );
     tag
-}
-
-/// The tag mask E(J0) on one block, its rounds independent of everything else in the call.
-#[kernel(AES_VAES512)]
-#[inline]
-fn tag_mask<const NR: usize>(keys: &[[u8; 16]; 15], j0: &[u8; 16]) -> __m128i {
-    let mut mask = _mm_xor_si128(xmm_load(j0, 0), xmm_load(&keys[0], 0));
-    for key in &keys[1..NR] {
-        mask = _mm_aesenc_si128(mask, xmm_load(key, 0));
-    }
-    _mm_aesenclast_si128(mask, xmm_load(&keys[NR], 0))
 }
 
 /// GCM of a whole message of any length, returning the full tag: the associated data hashed
@@ -537,22 +550,41 @@ pub(super) fn gcm_message(
         return None;
     }
     let short = buf.len() <= GCM_SHORT_TEXT && aad.len() <= GCM_SHORT_AAD;
+    // The short kernel with as few registers of counters as cover the text: four (256
+    // bytes), eight or twelve; every register it has costs time, used or not.
+    let regs = buf.len().div_ceil(4 * BYTES);
     // SAFETY: runs() confirmed the features these kernels are compiled for.
     unsafe {
-        Some(match (short, decrypt) {
-            (true, true) => by_rounds!(
+        Some(match (short, decrypt, regs) {
+            (true, true, 0 | 1) => by_rounds!(
                 rk.rounds,
-                gcm_short_kernel::<true>(&rk.enc, powers, j0, aad, buf)
+                gcm_short_kernel::<true, 4>(&rk.enc, powers, j0, aad, buf)
             ),
-            (true, false) => by_rounds!(
+            (true, true, 2) => by_rounds!(
                 rk.rounds,
-                gcm_short_kernel::<false>(&rk.enc, powers, j0, aad, buf)
+                gcm_short_kernel::<true, 8>(&rk.enc, powers, j0, aad, buf)
             ),
-            (false, true) => by_rounds!(
+            (true, true, _) => by_rounds!(
+                rk.rounds,
+                gcm_short_kernel::<true, 12>(&rk.enc, powers, j0, aad, buf)
+            ),
+            (true, false, 0 | 1) => by_rounds!(
+                rk.rounds,
+                gcm_short_kernel::<false, 4>(&rk.enc, powers, j0, aad, buf)
+            ),
+            (true, false, 2) => by_rounds!(
+                rk.rounds,
+                gcm_short_kernel::<false, 8>(&rk.enc, powers, j0, aad, buf)
+            ),
+            (true, false, _) => by_rounds!(
+                rk.rounds,
+                gcm_short_kernel::<false, 12>(&rk.enc, powers, j0, aad, buf)
+            ),
+            (false, true, _) => by_rounds!(
                 rk.rounds,
                 gcm_message_kernel::<true>(&rk.enc, powers, j0, aad, buf)
             ),
-            (false, false) => by_rounds!(
+            (false, false, _) => by_rounds!(
                 rk.rounds,
                 gcm_message_kernel::<false>(&rk.enc, powers, j0, aad, buf)
             ),
