@@ -36,11 +36,11 @@
 //! do not hide under the AES rounds, the rounds hide under them, and the multiplier sets a
 //! ceiling of about 43 GB/s that no schedule passes.
 //!
-//! The kernel seals 16 KiB at 29.9 to 30.5 GB/s with AES-128 and 26.1 to 26.3 GB/s with
-//! AES-256, 0.74 to 0.78 of the bound as `--bounds` times it (through the API, tag and
-//! call included); on 256 KiB messages about 35 and 30.5 GB/s. One reduction per batch, as
-//! before, sealed 5.1% (AES-128) and 3.5% (AES-256) slower in the same runs (medians of
-//! five). The cost of a reduction is not its operations but its dependent tail: the
+//! Sealing 16 KiB through the API (the whole-message kernel of the zmm module, tag
+//! included), the kernel runs at 31.0 to 32.4 GB/s with AES-128 and 25.6 to 28.3 GB/s with
+//! AES-256, 0.74 to 0.80 of the bound as `--bounds` times it; on 256 KiB messages at about
+//! 35 and 30.5 GB/s. One reduction per batch, as before, sealed 5.1% (AES-128) and 3.5%
+//! (AES-256) slower in the same runs (medians of five). The cost of a reduction is not its operations but its dependent tail: the
 //! loop as compiled, run on its own in assembly, took 65 cycles per 512 bytes with a
 //! reduction per batch, 57 with the reduction's 17 instructions taken out, 64 with only
 //! its two multiplications made XORs, and 65 with the reduced state no longer carried to the

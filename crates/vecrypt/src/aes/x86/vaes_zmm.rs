@@ -47,15 +47,16 @@
 //! kernel would need more powers of H than the table holds with a full register of
 //! associated data, and at 1 KiB it gains less (76 against 89 ns with sixteen registers).
 
-//! The one-pass kernel's bound on Zen 5 is the four vector pipes (the port facts are in
-//! `vaes_gcm`): with AES-128, eight registers of 32 blocks per reduction need about 7.1
-//! core cycles per register against CTR's 5. `vecrypt speed --bounds` measures it: 56 to
-//! 57 core cycles per 512 bytes, 38 to 39 GB/s at 4.3 GHz (AES-256: 65 cycles, 33.6 GB/s),
-//! of which the kernel reaches 0.77 to 0.79 on 16 KiB messages (29.5 to 30.5 GB/s; AES-256
-//! 26.4). OpenSSL 4.0.3's AVX-512 GCM, in the same run (`cargo xtask bench-openssl4`),
-//! seals 256 KiB messages at 24 to 27 GB/s (AES-128) and 22.6 to 23.6 GB/s (AES-256) in
-//! four runs: this kernel runs at 1.04x to 1.21x of it, and the bound itself at 1.4x to
-//! 1.6x, so 1.6x would need the kernel at its bound or past it.
+//! The one-pass kernel's bound on Zen 5 is its carry-less multiplications (the port facts
+//! are in `vaes_gcm`): with AES-128, eight registers of 32 blocks need 80 AES rounds, 40
+//! core cycles, and 25 multiplications (one reduction per two batches), 50 cycles on their
+//! own. `vecrypt speed --bounds` measures the whole loop at 55 to 56 core cycles per 512
+//! bytes, 40 GB/s at 4.3 to 4.4 GHz (AES-256: 63 to 65 cycles, 34.6 GB/s), of which the
+//! kernel reaches 0.78 to 0.80 on 16 KiB messages (31 to 32.4 GB/s; AES-256 0.74 to 0.79).
+//! OpenSSL 4.0.3's AVX-512 GCM, in the same run (`cargo xtask bench-openssl4`), seals 256
+//! KiB messages at 24 to 27 GB/s (AES-128) and 22.6 to 23.6 GB/s (AES-256): this kernel
+//! seals 16 KiB at 1.17x of it with AES-128 and 1.21x with AES-256 in one such run, and the
+//! bound itself is 1.5x to 1.7x: 1.6x would need the kernel at its bound or nearly.
 
 use core::arch::x86_64::*;
 
