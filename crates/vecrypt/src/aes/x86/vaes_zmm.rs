@@ -391,6 +391,31 @@ fn tag_mask<const NR: usize>(keys: &[[u8; 16]; 15], j0: &[u8; 16]) -> __m128i {
     _mm_aesenclast_si128(mask, xmm_load(&keys[NR], 0))
 }
 
+/// The tag from the unreduced GHASH sums of a message: its length block (with `state`, the
+/// state not yet added to any block, or zero) times H^1, the reduction, and the mask E(J0).
+#[kernel(AES_VAES512)]
+#[inline]
+fn tag_of(
+    mut sums: [V; 3],
+    state: V,
+    aad_len: usize,
+    text_len: usize,
+    table: &[u8],
+    mask: __m128i,
+) -> [u8; 16] {
+    let bits = |n: usize| (8 * n as u64) as i64;
+    let lengths = zext(_mm_set_epi64x(bits(aad_len), bits(text_len)));
+    ghash_multiply(xor(lengths, state), table, 16 * (MAX_BATCH - 1), &mut sums);
+    let s = ghash_reduce(&sums);
+    let mut tag = [0u8; 16];
+    xmm_store(
+        &mut tag,
+        0,
+        _mm_xor_si128(_mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)), mask),
+    );
+    tag
+}
+
 /// GCM of a whole message of at most `REGS` registers of text (at most
 /// [`GCM_SHORT_TEXT`] bytes) with at most [`GCM_SHORT_AAD`] bytes of associated data,
 /// returning the full tag. Every counter block of the `REGS` registers (whatever the
@@ -439,16 +464,7 @@ fn gcm_short_kernel<const NR: usize, const DECRYPT: bool, const REGS: usize>(
         let p = first + 16 * (aad_blocks + u * LANES);
         ghash_multiply(shuf(c, rev), table, p, &mut sums);
     }
-    let lengths = _mm_set_epi64x((8 * aad.len() as u64) as i64, (8 * buf.len() as u64) as i64);
-    ghash_multiply(zext(lengths), table, 16 * (MAX_BATCH - 1), &mut sums);
-    let s = ghash_reduce(&sums);
-    let mut tag = [0u8; 16];
-    xmm_store(
-        &mut tag,
-        0,
-        _mm_xor_si128(_mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)), mask),
-    );
-    tag
+    tag_of(sums, zero(), aad.len(), buf.len(), table, mask)
 }
 
 /// GCM of a whole message of any length, returning the full tag: the associated data hashed
@@ -523,17 +539,7 @@ fn gcm_message_kernel<const NR: usize, const DECRYPT: bool>(
         state = zero();
         run.base = add32(run.base, step_one);
     }
-    let bits = |n: usize| (8 * n as u64) as i64;
-    let lengths = zext(_mm_set_epi64x(bits(aad.len()), bits(text_len)));
-    ghash_multiply(xor(lengths, state), table, 16 * (MAX_BATCH - 1), &mut sums);
-    let s = ghash_reduce(&sums);
-    let mut tag = [0u8; 16];
-    xmm_store(
-        &mut tag,
-        0,
-        _mm_xor_si128(_mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)), mask),
-    );
-    tag
+    tag_of(sums, state, aad.len(), text_len, table, mask)
 }
 
 /// GCM of a whole message in one call: [`gcm_short_kernel`] up to [`GCM_SHORT_TEXT`] bytes
@@ -550,45 +556,44 @@ pub(super) fn gcm_message(
     if !runs() {
         return None;
     }
+    Some(if decrypt {
+        whole_message::<true>(rk, powers, j0, aad, buf)
+    } else {
+        whole_message::<false>(rk, powers, j0, aad, buf)
+    })
+}
+
+/// [`gcm_message`] in one direction, on a CPU that runs the kernels: the short kernel with as
+/// few registers of counters as cover the text (four for up to 256 bytes, eight or twelve;
+/// every register it has costs time, used or not), else the whole-message kernel.
+fn whole_message<const DECRYPT: bool>(
+    rk: &RoundKeys,
+    powers: &[[u8; 16]; POWERS],
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
     let short = buf.len() <= GCM_SHORT_TEXT && aad.len() <= GCM_SHORT_AAD;
-    // The short kernel with as few registers of counters as cover the text: four (256
-    // bytes), eight or twelve; every register it has costs time, used or not.
-    let regs = buf.len().div_ceil(4 * BYTES);
-    // SAFETY: runs() confirmed the features these kernels are compiled for.
+    let keys = &rk.enc;
+    // SAFETY: the caller checked runs(), the features these kernels are compiled for.
     unsafe {
-        Some(match (short, decrypt, regs) {
-            (true, true, 0 | 1) => by_rounds!(
+        match (short, buf.len().div_ceil(4 * BYTES)) {
+            (true, 0 | 1) => by_rounds!(
                 rk.rounds,
-                gcm_short_kernel::<true, 4>(&rk.enc, powers, j0, aad, buf)
+                gcm_short_kernel::<DECRYPT, 4>(keys, powers, j0, aad, buf)
             ),
-            (true, true, 2) => by_rounds!(
+            (true, 2) => by_rounds!(
                 rk.rounds,
-                gcm_short_kernel::<true, 8>(&rk.enc, powers, j0, aad, buf)
+                gcm_short_kernel::<DECRYPT, 8>(keys, powers, j0, aad, buf)
             ),
-            (true, true, _) => by_rounds!(
+            (true, _) => by_rounds!(
                 rk.rounds,
-                gcm_short_kernel::<true, 12>(&rk.enc, powers, j0, aad, buf)
+                gcm_short_kernel::<DECRYPT, 12>(keys, powers, j0, aad, buf)
             ),
-            (true, false, 0 | 1) => by_rounds!(
+            (false, _) => by_rounds!(
                 rk.rounds,
-                gcm_short_kernel::<false, 4>(&rk.enc, powers, j0, aad, buf)
+                gcm_message_kernel::<DECRYPT>(keys, powers, j0, aad, buf)
             ),
-            (true, false, 2) => by_rounds!(
-                rk.rounds,
-                gcm_short_kernel::<false, 8>(&rk.enc, powers, j0, aad, buf)
-            ),
-            (true, false, _) => by_rounds!(
-                rk.rounds,
-                gcm_short_kernel::<false, 12>(&rk.enc, powers, j0, aad, buf)
-            ),
-            (false, true, _) => by_rounds!(
-                rk.rounds,
-                gcm_message_kernel::<true>(&rk.enc, powers, j0, aad, buf)
-            ),
-            (false, false, _) => by_rounds!(
-                rk.rounds,
-                gcm_message_kernel::<false>(&rk.enc, powers, j0, aad, buf)
-            ),
-        })
+        }
     }
 }
