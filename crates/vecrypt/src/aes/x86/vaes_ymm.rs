@@ -1,6 +1,7 @@
 //! VAES on 256-bit registers, two blocks each: the width's primitives, then the kernels of
-//! `vaes_blocks`, `vaes_gcm` and `vaes_xts` expanded over them. Eight registers are kept in
-//! flight to cover the three-cycle latency of VAESENC at two issues per cycle.
+//! `vaes_blocks`, `vaes_gcm` and `vaes_xts` expanded over them, and GCM over whole blocks
+//! on `vaes_gcm`'s batches. Eight registers are kept in flight to cover the three-cycle
+//! latency of VAESENC at two issues per cycle.
 
 use core::arch::x86_64::*;
 
@@ -276,4 +277,73 @@ fn xts_step(v: V) -> V {
 
 vaes_blocks!(AES_VAES256);
 vaes_gcm!(AES_VAES256, ymm_reg);
+
+/// GCM over whole blocks: CTR with a 32-bit counter from `counter` and GHASH of the
+/// ciphertext into `acc`, in one pass (see [`gcm_batches`]).
+#[kernel(AES_VAES256)]
+fn gcm<const NR: usize, const DECRYPT: bool>(
+    keys: &[[u8; 16]; 15],
+    powers: &[[u8; 16]; POWERS],
+    counter: &[u8; 16],
+    acc: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    // The mask is opaque to the optimiser: seeing a constant byte reversal of loaded
+    // data, it once rebuilt each register from scalar loads and 64 byte inserts.
+    let rev = bcast(&core::hint::black_box(REVERSE));
+    let g = gcm_keys(keys, rev);
+    let table = powers.as_flattened();
+    let s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
+    let mut run = gcm_start(counter, rev);
+    let batches = buf.len() / (GCM_REGS * BYTES) * (GCM_REGS * BYTES);
+    let (whole, rest) = buf.split_at_mut(batches);
+    let (mut s, pending) = gcm_batches::<NR, DECRYPT>(&g, table, &mut run, s, whole);
+    if pending {
+        let first = 16 * (MAX_BATCH - GCM_REGS * LANES);
+        s = ghash_regs(s, &run.previous, table, first, rev);
+    }
+    let blocks = rest.len() / 16;
+    if blocks > 0 {
+        let regs = blocks.div_ceil(LANES);
+        // Lanes past the end hold keystream or zeros; GHASH multiplies them by the
+        // zero blocks after H^1.
+        let mut c = [zero(); GCM_REGS];
+        let step_one = lane_counts_flat(LANES as u64);
+        for (u, hashed) in c.iter_mut().enumerate().take(regs) {
+            let mut ks = [shuf(run.base, rev)];
+            encrypt_n::<NR, 1>(&g.k, &mut ks);
+            let input = ld_upto(rest, u * BYTES);
+            let out = xor(ks[0], input);
+            st_upto(rest, u * BYTES, out);
+            *hashed = if DECRYPT { input } else { out };
+            run.base = add32(run.base, step_one);
+        }
+        s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
+    }
+    xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
+}
+
+/// GCM encryption (or decryption) of whole blocks with GHASH of the ciphertext;
+/// false, doing nothing, if the CPU cannot run the kernel.
+pub(super) fn gcm_blocks(
+    rk: &RoundKeys,
+    powers: &[[u8; 16]; POWERS],
+    decrypt: bool,
+    counter: &[u8; 16],
+    acc: &mut [u8; 16],
+    buf: &mut [u8],
+) -> bool {
+    if !runs() {
+        return false;
+    }
+    // SAFETY: runs() confirmed the features this kernel is compiled for.
+    unsafe {
+        if decrypt {
+            by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
+        } else {
+            by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
+        }
+    }
+    true
+}
 vaes_xts!(AES_VAES256);

@@ -46,7 +46,7 @@
 //! the rest left to the caller (three more calls and a reduction). Past 768 bytes the short
 //! kernel would need more powers of H than the table holds with a full register of
 //! associated data, and at 1 KiB it gains less (76 against 89 ns with sixteen registers).
-
+//!
 //! The one-pass kernel's bound on Zen 5 is its carry-less multiplications (the port facts
 //! are in `vaes_gcm`): with AES-128, eight registers of 32 blocks need 80 AES rounds, 40
 //! core cycles, and 25 multiplications (one reduction per two batches), 50 cycles on their
@@ -553,30 +553,30 @@ pub(super) fn gcm_message(
     aad: &[u8],
     buf: &mut [u8],
 ) -> Option<[u8; 16]> {
-    if !runs() {
-        return None;
-    }
-    Some(if decrypt {
+    if decrypt {
         whole_message::<true>(rk, powers, j0, aad, buf)
     } else {
         whole_message::<false>(rk, powers, j0, aad, buf)
-    })
+    }
 }
 
-/// [`gcm_message`] in one direction, on a CPU that runs the kernels: the short kernel with as
-/// few registers of counters as cover the text (four for up to 256 bytes, eight or twelve;
-/// every register it has costs time, used or not), else the whole-message kernel.
+/// [`gcm_message`] in one direction: the short kernel with as few registers of counters as
+/// cover the text (four for up to 256 bytes, eight or twelve; every register it has costs
+/// time, used or not), else the whole-message kernel; `None` if the CPU cannot run them.
 fn whole_message<const DECRYPT: bool>(
     rk: &RoundKeys,
     powers: &[[u8; 16]; POWERS],
     j0: &[u8; 16],
     aad: &[u8],
     buf: &mut [u8],
-) -> [u8; 16] {
+) -> Option<[u8; 16]> {
+    if !runs() {
+        return None;
+    }
     let short = buf.len() <= GCM_SHORT_TEXT && aad.len() <= GCM_SHORT_AAD;
     let keys = &rk.enc;
-    // SAFETY: the caller checked runs(), the features these kernels are compiled for.
-    unsafe {
+    // SAFETY: runs() confirmed the features these kernels are compiled for.
+    Some(unsafe {
         match (short, buf.len().div_ceil(4 * BYTES)) {
             (true, 0 | 1) => by_rounds!(
                 rk.rounds,
@@ -595,5 +595,5 @@ fn whole_message<const DECRYPT: bool>(
                 gcm_message_kernel::<DECRYPT>(keys, powers, j0, aad, buf)
             ),
         }
-    }
+    })
 }
