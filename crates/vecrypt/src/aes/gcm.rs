@@ -295,8 +295,8 @@ mod tests {
     /// one in its last 32 bits.
     fn pre_counter_of(first: [u8; 16]) -> [u8; 16] {
         let mut j0 = first;
-        let low = u32::from_be_bytes([first[12], first[13], first[14], first[15]]);
-        j0[12..].copy_from_slice(&low.wrapping_sub(1).to_be_bytes());
+        // 2^32 - 1 steps in 32 bits: one step back.
+        advance(CounterWidth::Low32, &mut j0, u32::MAX.into());
         j0
     }
 

@@ -389,9 +389,9 @@ macro_rules! vaes_gcm {
         ) -> (__m128i, bool) {
             const BATCH: usize = GCM_REGS * LANES;
             const { assert!(2 * BATCH <= MAX_BATCH) };
-            // Local copies, written back at the end: through the references, the compiler
+            // A local copy, written back at the end: through the reference, the compiler
             // kept the counters and the last batch in memory, a load and a store a register.
-            let g = &keys.clone();
+            let g = keys;
             let mut local = state.clone();
             let run = &mut local;
             let mut wide = whole.chunks_exact_mut(GCM_REGS * BYTES);

@@ -495,10 +495,9 @@ fn gcm_message_kernel<const NR: usize, const DECRYPT: bool>(
         let first = 16 * (MAX_BATCH - chunk.len().div_ceil(16));
         s = ghash_regs(s, &data[..regs], table, first, rev);
     }
-    // The text's first counter block: J0 plus one, modulo 2^32 in its last four bytes.
+    // The text's first counter block: J0 plus one.
     let mut counter = *j0;
-    let next = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]).wrapping_add(1);
-    counter[12..].copy_from_slice(&next.to_be_bytes());
+    crate::aes::advance(CounterWidth::Low32, &mut counter, 1);
     let mut run = gcm_start(&counter, rev);
     let text_len = buf.len();
     let (whole, rest) = buf.split_at_mut(text_len / BATCH_BYTES * BATCH_BYTES);
