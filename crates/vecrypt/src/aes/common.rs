@@ -15,6 +15,18 @@ pub(crate) struct RoundKeys {
     pub(crate) sliced: super::soft::SlicedKeys,
 }
 
+impl RoundKeys {
+    /// All-zero keys for `rounds` rounds, to be filled by the key schedule.
+    pub(crate) fn empty(rounds: usize) -> Self {
+        Self {
+            enc: [[0u8; 16]; 15],
+            dec: [[0u8; 16]; 15],
+            rounds,
+            sliced: super::soft::SlicedKeys::empty(),
+        }
+    }
+}
+
 impl Drop for RoundKeys {
     fn drop(&mut self) {
         crate::wipe::value(&mut self.enc);

@@ -38,7 +38,7 @@ use super::common::CounterWidth;
 use super::ghash::{Ghash, check_lengths};
 use super::{Aes, K128, K192, K256, KeySize, advance};
 use crate::Error;
-use crate::cpu::Backend;
+use crate::cpu::{self, Backend};
 use crate::modes::xor_in_place;
 
 /// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits
@@ -83,12 +83,12 @@ impl<K: KeySize, N, T> ZeroizeOnDrop for AesGcm<K, N, T> {}
 impl<K: KeySize, N, T> AesGcm<K, N, T> {
     /// Keys AES-GCM on the best backend for this CPU.
     pub fn from_key(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::from_cipher(Aes::<K>::from_key(key)?))
+        Self::keyed_on(key, cpu::choose(super::CANDIDATES))
     }
 
     /// Keys AES-GCM on `backend`, or fails if this CPU cannot run it.
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self, Error> {
-        Ok(Self::from_cipher(Aes::<K>::with_backend(key, backend)?))
+        Self::keyed_on(key, cpu::require(super::CANDIDATES, backend)?)
     }
 
     /// The backend the key runs on.
@@ -96,17 +96,39 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         self.cipher.backend
     }
 
-    fn from_cipher(cipher: Aes<K>) -> Self {
-        let mut h = [0u8; 16];
-        cipher.ecb_encrypt(&mut h);
-        // The carry-less GHASH goes with the SIMD backends; the portable one stays portable.
-        let hash = Ghash::new(&h, cipher.kernels.is_some());
-        crate::wipe::array(&mut h);
-        Self {
-            cipher,
-            hash,
+    /// Keys a key on `backend`, the cipher and the hash key filled in place: the key object
+    /// is kilobytes (round keys and powers of H), and moving it through constructors cost
+    /// more than the key schedule.
+    fn keyed_on(key: &[u8], backend: Backend) -> Result<Self, Error> {
+        Aes::<K>::check_length(key)?;
+        let mut gcm = Self {
+            cipher: Aes::unkeyed(backend),
+            hash: Ghash::empty(),
             _sizes: PhantomData,
-        }
+        };
+        gcm.cipher.set_key(key);
+        gcm.set_hash_key();
+        Ok(gcm)
+    }
+
+    fn from_cipher(cipher: Aes<K>) -> Self {
+        let mut gcm = Self {
+            cipher,
+            hash: Ghash::empty(),
+            _sizes: PhantomData,
+        };
+        gcm.set_hash_key();
+        gcm
+    }
+
+    /// Fills the hash key from the cipher: H = E(0).
+    fn set_hash_key(&mut self) {
+        let mut h = [0u8; 16];
+        self.cipher.ecb_encrypt(&mut h);
+        // The carry-less GHASH goes with the SIMD backends; the portable one stays portable.
+        let simd = self.cipher.kernels.map(|_| self.cipher.backend);
+        self.hash.set_key(&h, simd);
+        crate::wipe::array(&mut h);
     }
 
     /// GCM over whole blocks: the backend's one-pass kernel, else two passes (CTR, then

@@ -10,6 +10,7 @@ use zeroize::ZeroizeOnDrop;
 use super::common::HashPowers;
 use super::native;
 use crate::Error;
+use crate::cpu::Backend;
 
 /// Most blocks the carry-less kernels fold into one GHASH reduction (the VAES-512 kernel's
 /// two batches of 32).
@@ -70,10 +71,11 @@ pub(crate) fn polyval_key(h: &[u8; 16]) -> [u8; 16] {
 fn karatsuba_keys(powers: &mut HashPowers) {
     let (p, k) = powers.split_at_mut(KARATSUBA);
     for (power, key) in p.iter().zip(k.iter_mut()) {
-        for i in 0..8 {
-            key[i] = power[i] ^ power[i + 8];
-            key[i + 8] = key[i];
-        }
+        let (lo, hi) = power.split_at(8);
+        let x = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]))
+            ^ u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
+        key[..8].copy_from_slice(&x.to_le_bytes());
+        key[8..].copy_from_slice(&x.to_le_bytes());
     }
 }
 
@@ -121,19 +123,31 @@ impl Drop for Ghash {
 impl ZeroizeOnDrop for Ghash {}
 
 impl Ghash {
-    /// The GHASH of hash key `h`; `simd` allows the carry-less kernels (a key on a portable
-    /// cipher backend passes `false`, so that everything it runs is portable code).
-    pub(crate) fn new(h: &[u8; 16], simd: bool) -> Self {
-        let mut g = Self {
-            h: *h,
+    /// The GHASH of hash key `h`; `simd` names the cipher's SIMD backend, whose registers
+    /// make the powers of H, and allows the carry-less kernels (a key on a portable cipher
+    /// backend passes `None`, so that everything it runs is portable code).
+    pub(crate) fn new(h: &[u8; 16], simd: Option<Backend>) -> Self {
+        let mut g = Self::empty();
+        g.set_key(h, simd);
+        g
+    }
+
+    /// A GHASH of the zero key, for [`Self::set_key`] (which the key objects call in place).
+    pub(crate) fn empty() -> Self {
+        Self {
+            h: [0u8; 16],
             clmul: false,
             powers: [[0u8; 16]; POWERS],
-        };
-        g.clmul = simd && native::ghash_powers(h, &mut g.powers);
-        if g.clmul {
-            karatsuba_keys(&mut g.powers);
         }
-        g
+    }
+
+    /// Keys an [`Self::empty`] GHASH as [`Self::new`] does.
+    pub(crate) fn set_key(&mut self, h: &[u8; 16], simd: Option<Backend>) {
+        self.h = *h;
+        self.clmul = simd.is_some_and(|b| native::ghash_powers(b, h, &mut self.powers));
+        if self.clmul {
+            karatsuba_keys(&mut self.powers);
+        }
     }
 
     /// The powers of H the carry-less kernels take (zeros when they do not run this key).
@@ -189,5 +203,32 @@ impl Ghash {
             self.update_lengths(&mut j0, 0, nonce.len());
         }
         Ok(j0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aes::Aes128;
+
+    /// The table of powers (and Karatsuba keys) is the same whichever registers made it:
+    /// every AES backend's against the one-power-at-a-time kernel that every other cipher's
+    /// backend takes (xmm on x86-64, PMULL on AArch64). Wrong powers would show in GCM tags
+    /// too, but only for the lengths that reach them.
+    #[test]
+    fn powers_agree_across_register_widths() {
+        for seed in 0u8..16 {
+            let h: [u8; 16] = core::array::from_fn(|i| seed.wrapping_mul(37) ^ (i as u8 * 11));
+            let reference = Ghash::new(&h, Some(Backend::Soft));
+            if reference.clmul {
+                assert_eq!(reference.powers[MAX_BATCH - 1], polyval_key(&h));
+                assert_ne!(reference.powers[0], [0u8; 16]);
+            }
+            for b in Aes128::backends() {
+                let g = Ghash::new(&h, Some(b));
+                assert_eq!(g.clmul, reference.clmul, "{b}");
+                assert_eq!(g.powers, reference.powers, "{b}");
+            }
+        }
     }
 }

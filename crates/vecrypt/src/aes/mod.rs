@@ -62,11 +62,11 @@ mod aarch64;
 mod native {
     #[cfg(target_arch = "aarch64")]
     pub(super) use super::aarch64::{
-        cbc_decrypt, ctr, decrypt, encrypt, ghash_blocks, ghash_powers, kernels,
+        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_blocks, ghash_powers, kernels,
     };
     #[cfg(target_arch = "x86_64")]
     pub(super) use super::x86::{
-        cbc_decrypt, ctr, decrypt, encrypt, ghash_blocks, ghash_powers, kernels,
+        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_blocks, ghash_powers, kernels,
     };
 
     /// No SIMD kernels for this architecture: every key runs the portable code.
@@ -106,12 +106,21 @@ mod no_kernels {
     }
 
     /// The powers of a GHASH key for carry-less kernels: none here.
-    pub(super) fn ghash_powers(_: &[u8; 16], _: &mut super::common::HashPowers) -> bool {
+    pub(super) fn ghash_powers(
+        _: Backend,
+        _: &[u8; 16],
+        _: &mut super::common::HashPowers,
+    ) -> bool {
         false
     }
 
     /// GHASH on carry-less kernels: none here.
     pub(super) fn ghash_blocks(_: &super::common::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
+        false
+    }
+
+    /// Key expansion on `backend`'s instructions: none here.
+    pub(super) fn expand_key(_: Backend, _: &[u8], _: &mut RoundKeys) -> bool {
         false
     }
 
@@ -230,26 +239,49 @@ impl<K: KeySize> Aes<K> {
     }
 
     fn keyed_on(key: &[u8], backend: Backend) -> Result<Self, Error> {
-        if key.len() != K::KEY {
-            return Err(Error::KeyLength {
+        Self::check_length(key)?;
+        Ok(Self::keyed(key, backend))
+    }
+
+    /// [`Error::KeyLength`] unless `key` has this key size's length.
+    fn check_length(key: &[u8]) -> Result<(), Error> {
+        if key.len() == K::KEY {
+            Ok(())
+        } else {
+            Err(Error::KeyLength {
                 expected: K::KEY,
                 got: key.len(),
-            });
+            })
         }
-        Ok(Self::keyed(key, backend))
     }
 
     /// Keys a key of the right length on `backend`.
     fn keyed(key: &[u8], backend: Backend) -> Self {
-        let mut rk = key_schedule::expand(key, K::ROUNDS);
-        if backend == Backend::Soft {
-            soft::SlicedKeys::prepare(&mut rk);
-        }
+        let mut cipher = Self::unkeyed(backend);
+        cipher.set_key(key);
+        cipher
+    }
+
+    /// The cipher on `backend` with all-zero round keys, for [`Self::set_key`]: the keyed
+    /// objects built on it (GCM, XTS) fill it in place, which spares them moving kilobytes
+    /// of keys through their constructors.
+    fn unkeyed(backend: Backend) -> Self {
         Self {
-            rk,
+            rk: RoundKeys::empty(K::ROUNDS),
             backend,
             kernels: native::kernels(backend),
             _size: PhantomData,
+        }
+    }
+
+    /// Fills the round keys from a key of the right length, on the backend's AES
+    /// instructions when it has them.
+    fn set_key(&mut self, key: &[u8]) {
+        if !native::expand_key(self.backend, key, &mut self.rk) {
+            key_schedule::expand_into(key, &mut self.rk);
+        }
+        if self.backend == Backend::Soft {
+            soft::SlicedKeys::prepare(&mut self.rk);
         }
     }
 

@@ -641,8 +641,11 @@ impl<W: Word> SlicedKeys<W> {
         keys
     }
 
+    /// Wipes the planes; keys never sliced hold nothing to wipe.
     pub(crate) fn wipe(&mut self) {
-        crate::wipe::value(&mut self.planes);
+        if self.rounds != 0 {
+            crate::wipe::value(&mut self.planes);
+        }
     }
 }
 

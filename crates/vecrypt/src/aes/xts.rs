@@ -8,7 +8,7 @@ use core::fmt;
 use super::common::next_tweak;
 use super::{Aes, KeySize};
 use crate::Error;
-use crate::cpu::Backend;
+use crate::cpu::{self, Backend};
 use crate::modes::xor_in_place;
 
 /// Blocks whose tweaks are prepared and encrypted together.
@@ -44,14 +44,18 @@ impl<K: KeySize> AesXts<K> {
         if bool::from(crate::ct::bytes_eq(k1, k2)) {
             return Err(Error::EqualKeyHalves);
         }
-        let make = |k: &[u8]| match backend {
-            Some(b) => Aes::<K>::with_backend(k, b),
-            None => Aes::<K>::from_key(k),
+        let backend = match backend {
+            Some(b) => cpu::require(super::CANDIDATES, b)?,
+            None => cpu::choose(super::CANDIDATES),
         };
-        Ok(Self {
-            data: make(k1)?,
-            tweak: make(k2)?,
-        })
+        // Both keys filled in place: the two ciphers are kilobytes, not worth moving.
+        let mut xts = Self {
+            data: Aes::unkeyed(backend),
+            tweak: Aes::unkeyed(backend),
+        };
+        xts.data.set_key(k1);
+        xts.tweak.set_key(k2);
+        Ok(xts)
     }
 
     /// Encrypts one data unit (at least 16 bytes) under the tweak `iv`: a little-endian

@@ -171,7 +171,8 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
     pub fn from_cipher(cipher: C) -> Self {
         let mut h = [0u8; 16];
         cipher.kernel_encrypt(&mut h);
-        let hash = Ghash::new(&h, cipher.backend() != Backend::Soft);
+        let backend = cipher.backend();
+        let hash = Ghash::new(&h, (backend != Backend::Soft).then_some(backend));
         crate::wipe::array(&mut h);
         Self {
             cipher,

@@ -17,6 +17,7 @@
 use core::arch::aarch64::*;
 
 use crate::aes::common::{CounterWidth, RoundKeys};
+use crate::aes::key_schedule;
 use crate::aes::rounds::by_rounds;
 use crate::cpu::{kernel, kernels};
 use crate::modes::Chain;
@@ -360,6 +361,40 @@ fn cbc_encrypt_streams<const NR: usize, const S: usize>(
     for s in 0..S {
         store(&mut ivs[s], 0, chain[s]);
     }
+}
+
+/// The S-box on each byte of a word: AESE under a zero key on the word in every column
+/// (ShiftRows then moves bytes between equal columns, so column 0 is the word's S-box).
+#[kernel(AES_ARMV8)]
+#[inline]
+fn sub_word(w: u32) -> u32 {
+    let v = vreinterpretq_u8_u32(vdupq_n_u32(w));
+    vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vaeseq_u8(v, vdupq_n_u8(0))))
+}
+
+/// InvMixColumns of a round key, for the equivalent inverse cipher.
+#[kernel(AES_ARMV8)]
+#[inline]
+fn inv_mix(key: &mut [u8; 16]) {
+    let k = vaesimcq_u8(load(key, 0));
+    store(key, 0, k);
+}
+
+#[kernel(AES_ARMV8)]
+fn expand_kernel(key: &[u8], rk: &mut RoundKeys) {
+    key_schedule::expand_with(key, rk, |w| sub_word(w), |k| inv_mix(k));
+}
+
+/// Fills the round keys of `rk` (for its number of rounds) from a key of 16, 24 or 32 bytes
+/// (the caller checks) on the AES instructions; `false`, doing nothing, when this CPU has
+/// none.
+pub(super) fn expand(key: &[u8], rk: &mut RoundKeys) -> bool {
+    if !runs() {
+        return false;
+    }
+    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
+    unsafe { expand_kernel(key, rk) }
+    true
 }
 
 /// Whether this CPU runs the kernels of this file.

@@ -17,7 +17,12 @@ use crate::cpu::Backend;
 
 /// GHASH on PMULL, for every GCM of the crate through [`crate::aes::ghash::Ghash`],
 /// whatever cipher it runs on.
-pub(super) use ghash_pmull::{ghash as ghash_blocks, powers as ghash_powers};
+pub(super) use ghash_pmull::ghash as ghash_blocks;
+
+/// The powers of a GHASH key for the PMULL kernels, whatever the cipher's backend.
+pub(super) fn ghash_powers(_: Backend, h: &[u8; 16], out: &mut super::common::HashPowers) -> bool {
+    ghash_pmull::powers(h, out)
+}
 
 /// The ARMv8 cryptography extension on 128-bit NEON registers.
 static ARMV8: Kernels = Kernels {
@@ -110,6 +115,15 @@ pub(super) fn cbc_decrypt(
 ) -> bool {
     match backend {
         Backend::ArmAes => armv8::decrypt_cbc(rk, iv, buf),
+        _ => false,
+    }
+}
+
+/// Fills the round keys of `rk` from `key` on the AES instructions, for the backend that
+/// has them; `false` for the portable ones, which expand keys with the portable S-box.
+pub(super) fn expand_key(backend: Backend, key: &[u8], rk: &mut RoundKeys) -> bool {
+    match backend {
+        Backend::ArmAes => armv8::expand(key, rk),
         _ => false,
     }
 }

@@ -285,6 +285,112 @@ fn chain_kernel<const NR: usize>(
     store(iv, 0, chain);
 }
 
+/// The XORs of a key's words up to each: `[a, a^b, a^b^c, a^b^c^d]` from `[a, b, c, d]`.
+#[kernel(AES_NI)]
+#[inline]
+fn running_xor(k: __m128i) -> __m128i {
+    let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    _mm_xor_si128(k, _mm_slli_si128::<8>(k))
+}
+
+/// Lane `L` of AESKEYGENASSIST without a round constant (lane 1: RotWord(SubWord) of word 1,
+/// lane 2: SubWord of word 3, lane 3: RotWord(SubWord) of word 3) in every lane, XORed with
+/// the round constant `rcon`.
+#[kernel(AES_NI)]
+#[inline]
+fn assist<const L: i32>(k: __m128i, rcon: u8) -> __m128i {
+    let t = _mm_aeskeygenassist_si128::<0>(k);
+    let t = match L {
+        1 => _mm_shuffle_epi32::<0x55>(t),
+        2 => _mm_shuffle_epi32::<0xaa>(t),
+        _ => _mm_shuffle_epi32::<0xff>(t),
+    };
+    _mm_xor_si128(t, _mm_set1_epi32(i32::from(rcon)))
+}
+
+/// Stores the low eight bytes of `v` at the start of `bytes`.
+#[kernel(AES_NI)]
+#[inline]
+fn store_low(bytes: &mut [u8], v: __m128i) {
+    assert!(bytes.len() >= 8);
+    // SAFETY: the assertion keeps the 8 bytes written inside `bytes`; the store needs no
+    // alignment.
+    unsafe { _mm_storel_epi64(bytes.as_mut_ptr().cast(), v) }
+}
+
+/// FIPS 197 key expansion a register at a time: each step makes the next `Nk` words from
+/// the last `Nk` by one AESKEYGENASSIST and the running XOR of the words, so the schedule
+/// is a chain of about ten short steps instead of one dependent step per word. The
+/// decryption keys are the encryption keys reversed, AESIMC between.
+#[kernel(AES_NI)]
+fn expand_kernel(key: &[u8], rk: &mut RoundKeys) {
+    const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+    let words = rk.enc.as_flattened_mut();
+    let rounds = match key.len() {
+        16 => {
+            let mut k = load(key, 0);
+            store(words, 0, k);
+            for (i, &c) in RCON.iter().enumerate() {
+                k = _mm_xor_si128(running_xor(k), assist::<3>(k, c));
+                store(words, i + 1, k);
+            }
+            10
+        }
+        24 => {
+            // Six words a step: four in `a`, two in the low half of `b`.
+            let mut a = load(key, 0);
+            let mut b = _mm_srli_si128::<8>(load(&key[8..], 0));
+            store(words, 0, a);
+            store_low(&mut words[16..], b);
+            for (i, &c) in RCON[..8].iter().enumerate() {
+                a = _mm_xor_si128(running_xor(a), assist::<1>(b, c));
+                b = _mm_xor_si128(
+                    _mm_xor_si128(b, _mm_slli_si128::<4>(b)),
+                    _mm_shuffle_epi32::<0xff>(a),
+                );
+                let at = 24 * (i + 1);
+                store(&mut words[at..], 0, a);
+                if i < 7 {
+                    store_low(&mut words[at + 16..], b);
+                }
+            }
+            12
+        }
+        _ => {
+            let (mut a, mut b) = (load(key, 0), load(key, 1));
+            store(words, 0, a);
+            store(words, 1, b);
+            for (i, &c) in RCON[..7].iter().enumerate() {
+                a = _mm_xor_si128(running_xor(a), assist::<3>(b, c));
+                store(words, 2 * i + 2, a);
+                if i < 6 {
+                    b = _mm_xor_si128(running_xor(b), assist::<2>(a, 0));
+                    store(words, 2 * i + 3, b);
+                }
+            }
+            14
+        }
+    };
+    rk.dec[0] = rk.enc[rounds];
+    rk.dec[rounds] = rk.enc[0];
+    for r in 1..rounds {
+        let k = _mm_aesimc_si128(load(&rk.enc[rounds - r], 0));
+        store(&mut rk.dec[r], 0, k);
+    }
+}
+
+/// Fills the round keys of `rk` (for its number of rounds) from a key of 16, 24 or 32 bytes
+/// (the caller checks) on the AES instructions; `false`, doing nothing, when this CPU has
+/// none.
+pub(super) fn expand(key: &[u8], rk: &mut RoundKeys) -> bool {
+    if !runs() {
+        return false;
+    }
+    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
+    unsafe { expand_kernel(key, rk) }
+    true
+}
+
 /// Whether this CPU runs the kernels of this file.
 #[inline(always)]
 pub(super) fn runs() -> bool {

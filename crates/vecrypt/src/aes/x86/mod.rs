@@ -24,7 +24,22 @@ use crate::cpu::Backend;
 
 /// GHASH on carry-less multiplication, for every GCM of the crate through
 /// [`crate::aes::ghash::Ghash`], whatever cipher it runs on.
-pub(super) use ghash_clmul::{ghash as ghash_blocks, powers as ghash_powers};
+pub(super) use ghash_clmul::ghash as ghash_blocks;
+
+/// The powers of a GHASH key for the carry-less kernels, made on the registers of the
+/// cipher's backend: four powers per multiplication on zmm, two on ymm, one on xmm (for
+/// AES-NI and for the other ciphers' backends).
+pub(super) fn ghash_powers(
+    backend: Backend,
+    h: &[u8; 16],
+    out: &mut super::common::HashPowers,
+) -> bool {
+    match backend {
+        Backend::Vaes512 => vaes_zmm::powers(h, out),
+        Backend::Vaes256 => vaes_ymm::powers(h, out),
+        _ => ghash_clmul::powers(h, out),
+    }
+}
 
 /// AES-NI: eight blocks interleaved on xmm registers; CFB decryption, XTS and GCM are built
 /// by the front on these ECB and CTR kernels and the carry-less GHASH.
@@ -114,6 +129,15 @@ pub(super) fn cbc_decrypt(
         Backend::Vaes512 => vaes_zmm::decrypt_cbc(rk, iv, buf),
         Backend::Vaes256 => vaes_ymm::decrypt_cbc(rk, iv, buf),
         Backend::AesNi => aesni::decrypt_cbc(rk, iv, buf),
+        _ => false,
+    }
+}
+
+/// Fills the round keys of `rk` from `key` on the AES instructions, for every backend that
+/// has them; `false` for the portable ones, which expand keys with the portable S-box.
+pub(super) fn expand_key(backend: Backend, key: &[u8], rk: &mut RoundKeys) -> bool {
+    match backend {
+        Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => aesni::expand(key, rk),
         _ => false,
     }
 }

@@ -436,6 +436,72 @@ macro_rules! vaes_gcm {
             *state = local;
             (s, pending)
         }
+
+        /// The product of each lane of `a` by the same lane of `b`, reduced lane by lane
+        /// (carry-less domain, Karatsuba: three 64-bit products per lane).
+        #[kernel($k)]
+        #[inline]
+        fn mul_lanes(a: V, b: V) -> V {
+            let lo = clmul::<0x00>(a, b);
+            let hi = clmul::<0x11>(a, b);
+            let mid = clmul::<0x00>(xor(a, swap_halves(a)), xor(b, swap_halves(b)));
+            let mid = xor3(mid, lo, hi);
+            let low = xor(lo, lane_shl8(mid));
+            let high = xor(hi, lane_shr8(mid));
+            let poly = bcast(&POLY);
+            let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
+            let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
+            xor(high, low)
+        }
+
+        /// H^1 (carry-less domain, `key`) to H^[`MAX_BATCH`] into the first blocks of `out`,
+        /// H^k at block `MAX_BATCH - k`, all in registers until the end: H^1 to H^`LANES`
+        /// one by one into the first register (highest power in lane 0), then by doubling,
+        /// the registers after the first m are the first m times the highest power so far,
+        /// in every lane (m independent multiplications, `LANES` powers each).
+        #[kernel($k)]
+        fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
+            const REGS: usize = MAX_BATCH / LANES;
+            let h = xmm_load(key, 0);
+            let mut low = [h; LANES];
+            for i in 1..LANES {
+                // H^(i + 1) = H^j * H^(i + 1 - j), j the highest power of two up to i.
+                let j = 1 << i.ilog2();
+                let p = mul_lanes(splat(low[j - 1]), splat(low[i - j]));
+                low[i] = scatter(p)[0];
+            }
+            low.reverse();
+            let mut regs = [zero(); REGS];
+            regs[0] = gather(low);
+            let mut m = 1;
+            while m < REGS {
+                let top = splat(scatter(regs[m - 1])[0]);
+                for i in 0..m {
+                    regs[m + i] = mul_lanes(regs[i], top);
+                }
+                m *= 2;
+            }
+            let table = out.as_flattened_mut();
+            for (i, r) in regs.iter_mut().enumerate() {
+                st(table, 16 * (MAX_BATCH - (i + 1) * LANES), *r);
+            }
+            crate::wipe::set(&mut regs, [zero(); REGS]);
+            crate::wipe::set(&mut low, [_mm_setzero_si128(); LANES]);
+        }
+
+        /// Writes H^[`MAX_BATCH`] .. H^1 in the carry-less domain into the first
+        /// [`MAX_BATCH`] blocks of `out` (the rest stays as it is) for the GHASH kernels;
+        /// false, writing nothing, when this CPU cannot run them.
+        pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
+            if !runs() {
+                return false;
+            }
+            let mut key = crate::aes::ghash::polyval_key(h);
+            // SAFETY: runs() confirmed the features this kernel is compiled for.
+            unsafe { powers_kernel(&key, out) };
+            crate::wipe::array(&mut key);
+            true
+        }
     };
 }
 pub(super) use vaes_gcm;

@@ -95,7 +95,14 @@ fn xmm_store(bytes: &mut [u8], i: usize, v: __m128i) {
 #[kernel(AES_VAES256)]
 #[inline]
 fn bcast(block: &[u8; 16]) -> V {
-    _mm256_broadcastsi128_si256(xmm_load(block, 0))
+    splat(xmm_load(block, 0))
+}
+
+/// `x` in every lane.
+#[kernel(AES_VAES256)]
+#[inline]
+fn splat(x: __m128i) -> V {
+    _mm256_broadcastsi128_si256(x)
 }
 
 #[kernel(AES_VAES256)]

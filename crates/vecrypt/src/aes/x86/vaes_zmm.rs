@@ -141,7 +141,14 @@ fn xmm_store(bytes: &mut [u8], i: usize, v: __m128i) {
 #[kernel(AES_VAES512)]
 #[inline]
 fn bcast(block: &[u8; 16]) -> V {
-    _mm512_broadcast_i32x4(xmm_load(block, 0))
+    splat(xmm_load(block, 0))
+}
+
+/// `x` in every lane.
+#[kernel(AES_VAES512)]
+#[inline]
+fn splat(x: __m128i) -> V {
+    _mm512_broadcast_i32x4(x)
 }
 
 #[kernel(AES_VAES512)]
