@@ -357,6 +357,30 @@ fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
             ));
         }
     }
+    // Keying, for users who key once per message: the round keys and the powers of H (the
+    // key object made and dropped, its wipe included).
+    rows.push(throughput_row(
+        budget,
+        &alg,
+        "aes-gcm crate",
+        "key-setup",
+        0,
+        || {
+            black_box(K::Gcm::new_from_slice(black_box(&key)).expect("key"));
+        },
+    ));
+    for &b in &backends {
+        rows.push(throughput_row(
+            budget,
+            &alg,
+            &vecrypt_name(b),
+            "key-setup",
+            0,
+            || {
+                black_box(AesGcm::<K>::with_backend(black_box(&key), b).expect("backend"));
+            },
+        ));
+    }
     // Opening a valid message: tag check and decryption.
     let mut buf = vec![0u8; BULK];
     for &b in &backends {
