@@ -752,40 +752,45 @@ pub(crate) fn decrypt_blocks(rk: &RoundKeys, buf: &mut [u8]) {
     }
 }
 
-/// The S-box of one word, for the key schedule.
+/// The S-box of one word, for the key schedule: on 32-bit planes, the narrowest state, so
+/// that slicing the four bytes costs least.
 pub(crate) fn sub_word(word: [u8; 4]) -> [u8; 4] {
-    let mut buf = [0u8; 64];
+    let mut buf = [0u8; <u32 as Word>::BYTES];
     buf[..4].copy_from_slice(&word);
-    let mut s = Native::slice(&buf[..Native::BYTES]);
+    let mut s = u32::slice(&buf);
     sub_bytes(&mut s);
-    Native::unslice(s, &mut buf[..Native::BYTES]);
+    u32::unslice(s, &mut buf);
     let out = [buf[0] ^ 0x63, buf[1] ^ 0x63, buf[2] ^ 0x63, buf[3] ^ 0x63];
     crate::wipe::array(&mut buf);
     out
 }
 
+/// Multiplication by x of each byte of a word.
 #[inline(always)]
-fn xtime_byte(x: u8) -> u8 {
-    (x << 1) ^ (0u8.wrapping_sub(x >> 7) & 0x1b)
+fn xtime_word(w: u32) -> u32 {
+    ((w & 0x7f7f_7f7f) << 1) ^ (((w >> 7) & 0x0101_0101) * 0x1b)
 }
 
-/// InvMixColumns of one round key, for the equivalent inverse cipher's key schedule.
+/// InvMixColumns of one round key, for the equivalent inverse cipher's key schedule, a
+/// column per word (byte `i` of the column in byte `i` of the little-endian word): first
+/// `c_i ^= x^2 (c_i ^ c_{i+2})`, then MixColumns.
 pub(crate) fn inv_mix_column_key(key: &mut [u8; 16]) {
     for col in key.chunks_exact_mut(4) {
-        let u = xtime_byte(xtime_byte(col[0] ^ col[2]));
-        let v = xtime_byte(xtime_byte(col[1] ^ col[3]));
-        let (a0, a1, a2, a3) = (col[0] ^ u, col[1] ^ v, col[2] ^ u, col[3] ^ v);
-        let all = a0 ^ a1 ^ a2 ^ a3;
-        col[0] = a0 ^ all ^ xtime_byte(a0 ^ a1);
-        col[1] = a1 ^ all ^ xtime_byte(a1 ^ a2);
-        col[2] = a2 ^ all ^ xtime_byte(a2 ^ a3);
-        col[3] = a3 ^ all ^ xtime_byte(a3 ^ a0);
+        let w = u32::from_le_bytes([col[0], col[1], col[2], col[3]]);
+        let a = w ^ xtime_word(xtime_word(w ^ w.rotate_right(16)));
+        let s = a ^ a.rotate_right(8);
+        let all = s ^ s.rotate_right(16);
+        col.copy_from_slice(&(a ^ all ^ xtime_word(s)).to_le_bytes());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn xtime_byte(x: u8) -> u8 {
+        (x << 1) ^ (0u8.wrapping_sub(x >> 7) & 0x1b)
+    }
 
     fn gf_mul(mut a: u8, mut b: u8) -> u8 {
         let mut p = 0;
