@@ -4,7 +4,8 @@
 //! REGISTER_CLASS)` after `vaes_blocks!`, whose round and counter helpers it uses. Its
 //! entry is `gcm_batches`, the whole batches of a message; the ymm module builds its
 //! whole-block kernel on it (the caller does the tail, the length block and the tag), the
-//! zmm module its whole-message kernel.
+//! zmm module its whole-message kernel. `powers` makes a key's powers of H on the same
+//! registers, a register of powers per multiplication.
 //!
 //! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm); the hashed batches
 //! go in twos with one reduction, the first multiplied by the powers of H above the second's
@@ -482,7 +483,7 @@ macro_rules! vaes_gcm {
                 m *= 2;
             }
             let table = out.as_flattened_mut();
-            for (i, r) in regs.iter_mut().enumerate() {
+            for (i, r) in regs.iter().enumerate() {
                 st(table, 16 * (MAX_BATCH - (i + 1) * LANES), *r);
             }
             crate::wipe::set(&mut regs, [zero(); REGS]);
