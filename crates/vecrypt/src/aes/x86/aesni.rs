@@ -1,9 +1,9 @@
 //! AES-NI on 128-bit registers: eight independent blocks in flight to cover the three-cycle
 //! latency of AESENC at two issues per cycle. The key schedule of every x86 backend runs
 //! here too, on AESKEYGENASSIST and AESIMC: an AES-128 key object is made and dropped in
-//! about 95 ns on Intel Emerald Rapids, 870 with the portable schedule. Every entry checks the CPU and returns `false`
-//! without touching the data when the kernel cannot run, so that the caller takes the
-//! portable path; nothing here can run an unsupported instruction.
+//! about 95 ns on Intel Emerald Rapids, 870 with the portable schedule. Every entry checks
+//! the CPU and returns `false` without touching the data when the kernel cannot run, so that
+//! the caller takes the portable path; nothing here can run an unsupported instruction.
 
 use core::arch::x86_64::*;
 
