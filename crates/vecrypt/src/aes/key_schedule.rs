@@ -7,7 +7,8 @@
 use super::common::RoundKeys;
 use super::soft;
 
-const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+/// The round constants of the schedule, one per `Nk` words.
+pub(crate) const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
 /// Expands a 16-, 24- or 32-byte key (the caller checks the length) into `rounds + 1`
 /// encryption keys and the matching decryption keys, on the portable S-box.

@@ -8,6 +8,7 @@
 use core::arch::x86_64::*;
 
 use crate::aes::common::{CounterWidth, RoundKeys};
+use crate::aes::key_schedule::RCON;
 use crate::aes::rounds::by_rounds;
 use crate::cpu::{kernel, kernels};
 use crate::modes::Chain;
@@ -326,7 +327,6 @@ fn store_low(bytes: &mut [u8], v: __m128i) {
 /// decryption keys are the encryption keys reversed, AESIMC between.
 #[kernel(AES_NI)]
 fn expand_kernel(key: &[u8], rk: &mut RoundKeys) {
-    const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
     let words = rk.enc.as_flattened_mut();
     let rounds = match key.len() {
         16 => {

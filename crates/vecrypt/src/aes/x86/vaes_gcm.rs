@@ -127,17 +127,24 @@ macro_rules! vaes_gcm {
             unpack_lo(ld(table, k + a), ld(table, k + b))
         }
 
-        /// Reduces the unreduced sums on every lane at once, then adds the lanes up.
+        /// Reduces the unreduced sums (low, Karatsuba middle, high) lane by lane.
         #[kernel($k)]
         #[inline]
-        fn ghash_reduce(sums: &[V; 3]) -> __m128i {
+        fn reduce_lanes(sums: &[V; 3]) -> V {
             let mid = xor3(sums[1], sums[0], sums[2]);
             let low = xor(sums[0], lane_shl8(mid));
             let high = xor(sums[2], lane_shr8(mid));
             let poly = bcast(&POLY);
             let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
             let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
-            fold(xor(high, low))
+            xor(high, low)
+        }
+
+        /// Reduces the unreduced sums on every lane at once, then adds the lanes up.
+        #[kernel($k)]
+        #[inline]
+        fn ghash_reduce(sums: &[V; 3]) -> __m128i {
+            fold(reduce_lanes(sums))
         }
 
         /// GHASH of up to `GCM_REGS` registers of blocks (GCM byte order), folded into the
@@ -452,16 +459,8 @@ macro_rules! vaes_gcm {
         #[kernel($k)]
         #[inline]
         fn mul_lanes(a: V, b: V) -> V {
-            let lo = clmul::<0x00>(a, b);
-            let hi = clmul::<0x11>(a, b);
             let mid = clmul::<0x00>(xor(a, swap_halves(a)), xor(b, swap_halves(b)));
-            let mid = xor3(mid, lo, hi);
-            let low = xor(lo, lane_shl8(mid));
-            let high = xor(hi, lane_shr8(mid));
-            let poly = bcast(&POLY);
-            let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
-            let low = xor(swap_halves(low), clmul::<0x10>(low, poly));
-            xor(high, low)
+            reduce_lanes(&[clmul::<0x00>(a, b), mid, clmul::<0x11>(a, b)])
         }
 
         /// H^1 (carry-less domain, `key`) to H^[`MAX_BATCH`] into the first blocks of `out`,
