@@ -99,6 +99,7 @@ detectable!(
         "avx512vl",
         "avx512dq",
         "avx512vbmi",
+        "avx512vbmi2",
         "gfni",
         "vaes",
         "vpclmulqdq",

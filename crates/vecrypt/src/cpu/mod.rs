@@ -46,7 +46,7 @@ pub enum Backend {
     Ssse3,
     /// x86 AVX2 (256-bit).
     Avx2,
-    /// x86 AVX-512 (BW, VL and, where an algorithm says so, VBMI and GFNI).
+    /// x86 AVX-512 (BW, VL and, where an algorithm says so, VBMI, VBMI2 and GFNI).
     Avx512,
     /// x86 AES-NI on 128-bit registers.
     AesNi,

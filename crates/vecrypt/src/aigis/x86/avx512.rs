@@ -1,8 +1,10 @@
 //! The AVX-512 backend: the NTT and products on 512-bit registers (`avx512_ntt`), and
 //! eight-way Keccak (512-bit lanes, three-input logic for theta and chi, native rotations)
 //! for the matrix and the noise, which is where the wider registers pay: one permutation
-//! advances 8 streams. Rejection sampling gathers 13-bit values with a byte permutation
-//! (VBMI) and compresses the accepted ones into place.
+//! advances 8 streams. Rejection sampling takes 32 13-bit values a step into 16-bit lanes
+//! (byte permutations of VBMI, a double shift of VBMI2) and compresses the accepted ones
+//! into place (VBMI2): 34 ns a polynomial on Emerald Rapids, against 78 for sixteen 32-bit
+//! lanes a step.
 
 use core::arch::x86_64::*;
 
@@ -135,32 +137,72 @@ fn decompress_vbmi<const D: usize>(p: &mut Poly, bytes: &[u8]) {
     }
 }
 
-/// [`parse_fast`](super::sampling::parse_fast) on AVX-512: sixteen 13-bit values (two
-/// groups) per step, gathered with a byte permutation, shifted into place, and the accepted
-/// ones compressed to the front.
-/// The only branches depend on the public matrix seed.
+/// For 32 13-bit values packed little-endian (52 bytes): bytes 13i/8 + `first` and the byte
+/// after it into 16-bit lane i (a byte permutation).
+const fn pairs_of_13(first: usize) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 32 {
+        t[2 * i] = (13 * i / 8 + first) as u8;
+        t[2 * i + 1] = (13 * i / 8 + first + 1) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// [`parse_fast`](super::sampling::parse_fast) on AVX-512: 32 13-bit values (four groups)
+/// per step in 16-bit lanes. Two byte permutations gather the four bytes around each value,
+/// a double shift (VBMI2) takes its 13 bits, and the accepted ones are compressed to the
+/// front (VBMI2). The only branches depend on the public matrix seed.
 #[kernel(AIGIS_LANES_AVX512)]
 #[inline]
 pub(super) fn parse_vbmi(buf: &[u8], r: &mut Poly) -> bool {
-    let mut kept = [0i16; N + 16];
+    const LO: [u8; 64] = pairs_of_13(0);
+    const HI: [u8; 64] = pairs_of_13(2);
+    const SHIFTS: [u16; 32] = {
+        let mut t = [0u16; 32];
+        let mut i = 0;
+        while i < 32 {
+            t[i] = (13 * i % 8) as u16;
+            i += 1;
+        }
+        t
+    };
+    // SAFETY: 64 readable bytes each.
+    let (lo, hi, shifts) = unsafe {
+        (
+            _mm512_loadu_si512(LO.as_ptr().cast()),
+            _mm512_loadu_si512(HI.as_ptr().cast()),
+            _mm512_loadu_si512(SHIFTS.as_ptr().cast()),
+        )
+    };
+    let q = _mm512_set1_epi16(Q);
+    let low13 = _mm512_set1_epi16((1 << 13) - 1);
+    let mut kept = [0i16; N + 32];
     let mut count = 0usize;
     let groups = buf.len() / 13;
     let mut g = 0;
     while g < groups && count < N {
-        let pair = (groups - g).min(2);
-        let bytes = 13 * pair;
-        // SAFETY: the masked load reads only buf[13 g .. 13 g + bytes], which exists.
+        let take = (groups - g).min(4);
+        // SAFETY: the masked load reads only buf[13 g .. 13 (g + take)], which exists.
         let src = unsafe {
-            _mm512_maskz_loadu_epi8((1u64 << bytes) - 1, buf.as_ptr().add(13 * g).cast())
+            _mm512_maskz_loadu_epi8((1u64 << (13 * take)) - 1, buf.as_ptr().add(13 * g).cast())
         };
-        let v = Gather::<13>::values(src);
-        let lanes: u16 = if pair == 2 { 0xffff } else { 0x00ff };
-        let accept = _mm512_mask_cmplt_epu32_mask(lanes, v, _mm512_set1_epi32(i32::from(Q)));
-        let packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(accept, v));
-        // SAFETY: count < N, so 16 values fit in `kept`.
-        unsafe { _mm256_storeu_si256(kept.as_mut_ptr().add(count).cast(), packed) };
+        let v = _mm512_and_si512(
+            _mm512_shrdv_epi16(
+                _mm512_permutexvar_epi8(lo, src),
+                _mm512_permutexvar_epi8(hi, src),
+                shifts,
+            ),
+            low13,
+        );
+        let lanes = (u64::MAX >> (64 - 8 * take)) as u32;
+        let accept = _mm512_mask_cmplt_epu16_mask(lanes, v, q);
+        let packed = _mm512_maskz_compress_epi16(accept, v);
+        // SAFETY: count < N, so 32 values fit in `kept`.
+        unsafe { _mm512_storeu_si512(kept.as_mut_ptr().add(count).cast(), packed) };
         count += accept.count_ones() as usize;
-        g += pair;
+        g += take;
     }
     r.0.copy_from_slice(&kept[..N]);
     count >= N
@@ -377,9 +419,17 @@ mod tests {
             avx512.unpack_sk(&mut got, &bytes[..416]);
             want.freeze();
             assert_eq!(got, want, "sk, round {round}");
-            for len in [480usize, 504] {
+            // Every tail of whole groups (0 to 3 past the last step of four), a partial
+            // group, and inputs that run out of accepted values: in some rounds most bits
+            // are set, so most values are q or more.
+            let mut biased = bytes;
+            for b in biased.iter_mut() {
+                *b |= [0, 0x80, 0xe0, 0xf8][round % 4];
+            }
+            for len in [416usize, 429, 442, 455, 468, 480, 494, 504, 512] {
                 let mut want = Poly::default();
                 let mut got = Poly::default();
+                let bytes = &biased;
                 let ok_want = super::super::sampling::parse_fast(&bytes[..len], &mut want);
                 // SAFETY: the CPU check is above.
                 let ok_got = unsafe { parse_vbmi(&bytes[..len], &mut got) };
