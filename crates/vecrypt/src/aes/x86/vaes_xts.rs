@@ -2,9 +2,10 @@
 //! expanded by each width's module as `vaes_xts!(KERNEL)` after `vaes_blocks!`, whose ECB
 //! round helpers it uses. The width's module provides `XTS_REGS` (registers of blocks per
 //! loop step, a power of two up to eight), `first_tweaks` (lane `j` times x^j),
-//! `times_x_pow::<K, C>` (every lane times x^K, `C = 64 - K`, counts of type `Shift`) and
-//! `xts_step` (every lane times x^(LANES * XTS_REGS), the loop's step, written for its
-//! one stride).
+//! `times_x_pow::<K, C>` (every lane times x^K, `C = 64 - K`, counts of type `Shift`),
+//! `xts_step::<BYTE_SHIFT>` (every lane times x^(LANES * XTS_REGS), the loop's step,
+//! written for its one stride, in one or two forms) and `xts_byte_shift` (the form this
+//! core takes).
 //!
 //! Each lane carries its block's tweak. `XTS_REGS` registers of tweaks are live, and each
 //! steps on by x^(LANES * XTS_REGS) once per loop step: the registers advance side by side,
@@ -37,9 +38,13 @@
 //! On Intel Emerald Rapids (3.0 GHz) the one 512-bit AES unit issues a round a cycle, so
 //! the AES rounds alone take 80 core cycles per 512 bytes with AES-128 (19 GB/s) and 112
 //! with AES-256, and the loop's other instructions fit beside them (`vecrypt speed
-//! --bounds`: 78 and 112 cycles). The kernel takes 93 and 128 cycles, 0.84 and 0.88 of
-//! that bound: 16.3 to 16.4 GB/s with AES-128, 0.857x the CTR kernel (19.0 GB/s, at its
-//! bound) in the same runs.
+//! --bounds`: 79 to 81 and 112 cycles). There 512-bit 64-bit shifts issue only on the AES
+//! unit's port: with the tweak step's top word taken by one, eight of them per 512 bytes
+//! took AES slots and the kernel ran at 0.84 and 0.88 of the bound (16.3 to 16.4 GB/s,
+//! 0.86x CTR). Taken by a byte shift of the lane (the shuffle port), it runs at 0.97 and
+//! 0.99 (18.6 to 19.1 GB/s with AES-128, 0.97x to 0.99x the CTR kernel in the same runs;
+//! AES-256 13.4 to 13.8 GB/s, 0.97x to 0.99x). Zen 5 keeps the 64-bit shift it was
+//! measured with.
 
 macro_rules! vaes_xts {
     ($k:ident) => {
@@ -100,7 +105,7 @@ macro_rules! vaes_xts {
         /// encryption round keys of the tweak key, of this key's size) when they are given.
         /// Returns the tweak after the last block.
         #[kernel($k)]
-        fn xts<const NR: usize, const DECRYPT: bool>(
+        fn xts<const NR: usize, const DECRYPT: bool, const BYTE_SHIFT: bool>(
             keys: &[[u8; 16]; 15],
             tweak_keys: Option<&[[u8; 16]; 15]>,
             tweak: u128,
@@ -141,7 +146,7 @@ macro_rules! vaes_xts {
                     st(chunk, u * BYTES, v);
                 }
                 for t in tws.iter_mut() {
-                    *t = xts_step(*t);
+                    *t = xts_step::<BYTE_SHIFT>(*t);
                 }
             }
             // The rest runs under the tweaks of the next step, in as few registers as cover
@@ -183,10 +188,19 @@ macro_rules! vaes_xts {
             let tk = tweak_key.map(|t| &t.enc);
             // SAFETY: runs() confirmed the features this kernel is compiled for.
             unsafe {
-                Some(if decrypt {
-                    by_rounds!(rk.rounds, xts::<true>(&rk.dec, tk, tweak, buf))
-                } else {
-                    by_rounds!(rk.rounds, xts::<false>(&rk.enc, tk, tweak, buf))
+                Some(match (decrypt, xts_byte_shift()) {
+                    (true, false) => {
+                        by_rounds!(rk.rounds, xts::<true, false>(&rk.dec, tk, tweak, buf))
+                    }
+                    (true, true) => {
+                        by_rounds!(rk.rounds, xts::<true, true>(&rk.dec, tk, tweak, buf))
+                    }
+                    (false, false) => {
+                        by_rounds!(rk.rounds, xts::<false, false>(&rk.enc, tk, tweak, buf))
+                    }
+                    (false, true) => {
+                        by_rounds!(rk.rounds, xts::<false, true>(&rk.enc, tk, tweak, buf))
+                    }
                 })
             }
         }

@@ -273,13 +273,19 @@ fn first_tweaks(t: __m128i) -> V {
 
 /// Every lane times x^16 in XTS's field, the step of the XTS loop: each 128-bit lane
 /// shifted up by two bytes, its top two bytes multiplied by the polynomial 0x87 and folded
-/// back into the low half. Two byte shifts and one carry-less multiplication.
+/// back into the low half. Two byte shifts and one carry-less multiplication; one form on
+/// every core (`BYTE_SHIFT` is the 512-bit width's choice, unused here).
 #[kernel(AES_VAES256)]
 #[inline]
-fn xts_step(v: V) -> V {
+fn xts_step<const BYTE_SHIFT: bool>(v: V) -> V {
     let top = _mm256_bsrli_epi128::<14>(v);
     let reduced = _mm256_clmulepi64_epi128::<0x00>(top, _mm256_set1_epi64x(0x87));
     xor(_mm256_bslli_epi128::<2>(v), reduced)
+}
+
+/// The 256-bit XTS loop has one tweak step.
+fn xts_byte_shift() -> bool {
+    false
 }
 
 vaes_blocks!(AES_VAES256);

@@ -362,17 +362,36 @@ fn first_tweaks(t: __m128i) -> V {
 /// Every lane times x^32 in XTS's field, the step of the XTS loop: the lane's 32-bit words
 /// rotated up by one brings its top word round to the bottom (times 1); the top word times
 /// 0x86, by one carry-less multiplication, completes its fold by the polynomial 0x87.
-/// Four operations, only two of them on the shift and shuffle units, which the AES rounds
-/// around them share.
+/// Four operations. The top word reaches the multiplication by a 64-bit shift
+/// (`BYTE_SHIFT = false`) or a byte shift of the lane (`true`): Zen 5 runs the first form
+/// faster (its byte shifts share the AES units' ports), Intel's cores the second (they
+/// issue 512-bit shifts only on the port of their one 512-bit AES unit, byte shifts on the
+/// shuffle port); [`xts_byte_shift`] picks one per core.
 #[kernel(AES_VAES512)]
 #[inline]
-fn xts_step(v: V) -> V {
+fn xts_step<const BYTE_SHIFT: bool>(v: V) -> V {
     let rotated = _mm512_shuffle_epi32::<0x93>(v);
-    let top = _mm512_srli_epi64::<32>(v);
-    xor(
-        rotated,
-        _mm512_clmulepi64_epi128::<0x01>(top, _mm512_set1_epi64(0x86)),
-    )
+    let poly = _mm512_set1_epi64(0x86);
+    let reduced = if BYTE_SHIFT {
+        _mm512_clmulepi64_epi128::<0x00>(_mm512_bsrli_epi128::<12>(v), poly)
+    } else {
+        _mm512_clmulepi64_epi128::<0x01>(_mm512_srli_epi64::<32>(v), poly)
+    };
+    xor(rotated, reduced)
+}
+
+/// Whether this core's XTS loop steps its tweaks with the byte-shift form of [`xts_step`]:
+/// everywhere but on two 512-bit AES units (Zen 5), where the 64-bit shift measured faster.
+fn xts_byte_shift() -> bool {
+    #[cfg(test)]
+    {
+        match tests::FORCED_XTS_FORM.load(core::sync::atomic::Ordering::Relaxed) {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+    }
+    !two_zmm_aes_units()
 }
 
 vaes_blocks!(AES_VAES512);
@@ -682,14 +701,52 @@ fn whole_message<const DECRYPT: bool>(
 
 #[cfg(test)]
 mod tests {
-    use core::sync::atomic::{AtomicUsize, Ordering};
+    use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
     use super::{GCM_SHORT_TEXT, GCM_SHORT_TEXT_ONE_UNIT, runs};
     use crate::Backend;
-    use crate::aes::{AesGcm, K128, K256, KeySize};
+    use crate::aes::{AesGcm, AesXts, K128, K256, KeySize};
 
     /// The short kernel's limit for the tests, `usize::MAX` for the core's own.
     pub(super) static FORCED_SHORT_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+    /// The XTS tweak step's form for the tests: 0 the core's own, 1 the 64-bit shift, 2 the
+    /// byte shift.
+    pub(super) static FORCED_XTS_FORM: AtomicU8 = AtomicU8::new(0);
+
+    fn xts_agree<K: KeySize>(key: &[u8]) {
+        let soft = AesXts::<K>::with_backend(key, Backend::Soft).unwrap();
+        let vaes = AesXts::<K>::with_backend(key, Backend::Vaes512).unwrap();
+        let data: Vec<u8> = (0..2200u32).map(|i| (i * 77 + 3) as u8).collect();
+        for len in [
+            16usize, 17, 64, 100, 511, 512, 513, 1024, 1040, 2048, 2067, 2200,
+        ] {
+            for sector in [0u128, 1, u128::MAX - 3] {
+                let mut want = data[..len].to_vec();
+                let mut got = want.clone();
+                soft.encrypt_sector(sector, &mut want).unwrap();
+                vaes.encrypt_sector(sector, &mut got).unwrap();
+                assert_eq!(got, want, "len {len}, sector {sector}");
+                vaes.decrypt_sector(sector, &mut got).unwrap();
+                assert_eq!(got, data[..len], "len {len}, sector {sector}");
+            }
+        }
+    }
+
+    /// Both forms of the XTS tweak step, whichever this core takes, encrypt and decrypt as
+    /// the portable backend does.
+    #[test]
+    fn both_xts_step_forms_equal_portable() {
+        if !runs() {
+            return;
+        }
+        for form in [1, 2] {
+            FORCED_XTS_FORM.store(form, Ordering::Relaxed);
+            let key: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0x5c).collect();
+            xts_agree::<K128>(&key[..32]);
+            xts_agree::<K256>(&key);
+        }
+        FORCED_XTS_FORM.store(0, Ordering::Relaxed);
+    }
 
     fn agree<K: KeySize>(key: &[u8]) {
         let soft = AesGcm::<K>::with_backend(key, Backend::Soft).unwrap();
