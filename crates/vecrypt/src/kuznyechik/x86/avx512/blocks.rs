@@ -3,7 +3,8 @@
 
 use core::arch::x86_64::*;
 
-use super::tables::{FROM_PHI, TO_PHI, substitute, xor};
+use super::chain::substitute;
+use super::tables::{FROM_PHI, TO_PHI, xor};
 use crate::kuznyechik::RoundKeys;
 
 /// Below this many blocks a call takes the per-block path: about 29 ns a block there
@@ -82,44 +83,52 @@ pub(super) unsafe fn small_linear(y: __m512i, columns: &[__m512i; 16]) -> __m512
     }
 }
 
+/// Encryption (or decryption) of `N` registers of four blocks, round by round across the
+/// registers, so that their chains of rounds overlap.
+///
 /// # Safety
 /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
 /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
 /// those features themselves.
 #[inline(always)]
-unsafe fn small_encrypt(x: __m512i, t: &SmallTables) -> __m512i {
+unsafe fn small_crypt<const N: usize>(x: &mut [__m512i; N], t: &SmallTables, decrypt: bool) {
     // SAFETY: register-only operations, enabled by the caller.
     unsafe {
-        let mut y = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(TO_PHI as i64));
-        for round in 0..9 {
-            y = substitute(xor(y, t.rk[round]), &t.sbox);
-            y = small_linear(y, &t.columns);
+        for y in x.iter_mut() {
+            *y = _mm512_gf2p8affine_epi64_epi8::<0>(*y, _mm512_set1_epi64(TO_PHI as i64));
         }
-        y = xor(y, t.rk[9]);
-        _mm512_gf2p8affine_epi64_epi8::<0>(y, _mm512_set1_epi64(FROM_PHI as i64))
+        if decrypt {
+            for y in x.iter_mut() {
+                *y = xor(*y, t.rk[9]);
+            }
+            for round in (0..9).rev() {
+                for y in x.iter_mut() {
+                    *y = xor(
+                        substitute(small_linear(*y, &t.columns), &t.sbox),
+                        t.rk[round],
+                    );
+                }
+            }
+        } else {
+            for round in 0..9 {
+                for y in x.iter_mut() {
+                    *y = small_linear(substitute(xor(*y, t.rk[round]), &t.sbox), &t.columns);
+                }
+            }
+            for y in x.iter_mut() {
+                *y = xor(*y, t.rk[9]);
+            }
+        }
+        for y in x.iter_mut() {
+            *y = _mm512_gf2p8affine_epi64_epi8::<0>(*y, _mm512_set1_epi64(FROM_PHI as i64));
+        }
     }
 }
 
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-unsafe fn small_decrypt(x: __m512i, t: &SmallTables) -> __m512i {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe {
-        let mut y = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(TO_PHI as i64));
-        y = xor(y, t.rk[9]);
-        for round in (0..9).rev() {
-            y = small_linear(y, &t.columns);
-            y = xor(substitute(y, &t.sbox), t.rk[round]);
-        }
-        _mm512_gf2p8affine_epi64_epi8::<0>(y, _mm512_set1_epi64(FROM_PHI as i64))
-    }
-}
-
-/// Runs the per-block path over whole blocks, four at a time; the last group is loaded and
-/// stored under a byte mask that depends only on the length.
+/// Runs the per-block path over whole blocks, two registers of four at a time with their
+/// rounds interleaved (the path is bound by the latency of a register's rounds); the last
+/// one or two registers are loaded and stored under byte masks that depend only on the
+/// length.
 ///
 /// # Safety
 /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
@@ -127,29 +136,38 @@ unsafe fn small_decrypt(x: __m512i, t: &SmallTables) -> __m512i {
 /// those features themselves.
 #[inline(always)]
 pub(super) unsafe fn small_blocks(buf: &mut [u8], t: &SmallTables, decrypt: bool) {
-    // SAFETY: full groups read and write 64 bytes inside `buf`; the last group touches only
-    // the `rest.len() < 64` bytes its mask selects.
+    // SAFETY: full pairs read and write 128 bytes inside `buf`; the last one or two
+    // registers touch only the bytes of `rest` their masks select.
     unsafe {
-        let mut groups = buf.chunks_exact_mut(64);
-        for g in &mut groups {
-            let x = _mm512_loadu_si512(g.as_ptr().cast());
-            let y = if decrypt {
-                small_decrypt(x, t)
-            } else {
-                small_encrypt(x, t)
-            };
-            _mm512_storeu_si512(g.as_mut_ptr().cast(), y);
+        let mut pairs = buf.chunks_exact_mut(128);
+        for g in &mut pairs {
+            let mut x = [
+                _mm512_loadu_si512(g.as_ptr().cast()),
+                _mm512_loadu_si512(g.as_ptr().add(64).cast()),
+            ];
+            small_crypt(&mut x, t, decrypt);
+            _mm512_storeu_si512(g.as_mut_ptr().cast(), x[0]);
+            _mm512_storeu_si512(g.as_mut_ptr().add(64).cast(), x[1]);
         }
-        let rest = groups.into_remainder();
-        if !rest.is_empty() {
-            let mask: __mmask64 = (1u64 << rest.len()) - 1;
-            let x = _mm512_maskz_loadu_epi8(mask, rest.as_ptr().cast());
-            let y = if decrypt {
-                small_decrypt(x, t)
-            } else {
-                small_encrypt(x, t)
-            };
-            _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), mask, y);
+        let rest = pairs.into_remainder();
+        let mask = |from: usize| -> __mmask64 {
+            let n = rest.len().saturating_sub(from).min(64);
+            if n == 64 { u64::MAX } else { (1u64 << n) - 1 }
+        };
+        if rest.len() > 64 {
+            let (m0, m1) = (mask(0), mask(64));
+            let mut x = [
+                _mm512_maskz_loadu_epi8(m0, rest.as_ptr().cast()),
+                _mm512_maskz_loadu_epi8(m1, rest.as_ptr().add(64).cast()),
+            ];
+            small_crypt(&mut x, t, decrypt);
+            _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), m0, x[0]);
+            _mm512_mask_storeu_epi8(rest.as_mut_ptr().add(64).cast(), m1, x[1]);
+        } else if !rest.is_empty() {
+            let m0 = mask(0);
+            let mut x = [_mm512_maskz_loadu_epi8(m0, rest.as_ptr().cast())];
+            small_crypt(&mut x, t, decrypt);
+            _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), m0, x[0]);
         }
     }
 }

@@ -271,7 +271,7 @@ const TOP_BIT_EVERYWHERE: i64 = 0x8080_8080_8080_8080u64 as i64;
 /// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
 /// those features themselves.
 #[inline(always)]
-unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
+pub(super) unsafe fn substitute(x: __m512i, t: &[__m512i; 4]) -> __m512i {
     // SAFETY: register-only AVX-512BW/VBMI operations, enabled by the caller.
     unsafe {
         let low = _mm512_permutex2var_epi8(t[0], x, t[1]);

@@ -78,15 +78,23 @@ pub(super) unsafe fn ctr_impl(
             }
         }
         let rest = chunks.into_remainder();
+        // The bytes of `stream` written (and wiped): the rest's blocks on the per-block path,
+        // the whole batch on the sliced one.
+        let mut used = 0;
         if !rest.is_empty() {
             let blocks = rest.len().div_ceil(16);
-            for (i, block) in stream.chunks_exact_mut(16).enumerate() {
+            used = if blocks < SMALL_LIMIT {
+                16 * blocks
+            } else {
+                BATCH
+            };
+            for (i, block) in stream[..used].chunks_exact_mut(16).enumerate() {
                 block.copy_from_slice(&counting.advance(next, i as u64).to_be_bytes());
             }
             next = counting.advance(next, blocks as u64);
             if blocks < SMALL_LIMIT {
                 let small = small_tables(rk, &PI_PHI, &L_PHI);
-                small_blocks(&mut stream[..16 * blocks], &small, false);
+                small_blocks(&mut stream[..used], &small, false);
             } else {
                 let mut s = load(&stream);
                 encrypt_state(&mut s, &t, rk, sh());
@@ -96,7 +104,7 @@ pub(super) unsafe fn ctr_impl(
                 *d ^= *k;
             }
         }
-        crate::wipe::bytes(&mut stream);
+        crate::wipe::bytes(&mut stream[..used]);
         *counter = next.to_be_bytes();
     }
 }
