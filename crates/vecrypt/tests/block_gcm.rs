@@ -17,9 +17,12 @@ use vecrypt::{Backend, Error};
 mod common;
 use common::Rng;
 
-/// Plaintext lengths: empty, around one block, around a few hundred bytes, around the 4 KiB
-/// of the uBlock AVX2 batch, past the 8 KiB chunk of the GCM loop.
-const LENS: &[usize] = &[0, 1, 15, 16, 17, 255, 256, 4095, 4096 + 33, 70000];
+/// Plaintext lengths: empty, around one block, one and two registers of four blocks, the
+/// longest text whose tag mask is made in the same call (240) and one more, around a few
+/// hundred bytes, around the 4 KiB of the uBlock AVX2 batch, past the 8 KiB chunk of the
+/// GCM loop.
+#[rustfmt::skip]
+const LENS: &[usize] = &[0, 1, 15, 16, 17, 64, 65, 128, 240, 241, 255, 256, 4095, 4096 + 33, 70000];
 /// Nonce lengths: the direct 12-byte one and hashed ones.
 const NONCES: &[usize] = &[12, 1, 8, 16, 60];
 
