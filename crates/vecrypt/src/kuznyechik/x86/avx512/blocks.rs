@@ -149,13 +149,11 @@ pub(super) unsafe fn small_blocks(buf: &mut [u8], t: &SmallTables, decrypt: bool
             _mm512_storeu_si512(g.as_mut_ptr().cast(), x[0]);
             _mm512_storeu_si512(g.as_mut_ptr().add(64).cast(), x[1]);
         }
+        // The first n bytes of a register, 1 <= n <= 64.
+        let first = |n: usize| -> __mmask64 { u64::MAX >> (64 - n) };
         let rest = pairs.into_remainder();
-        let mask = |from: usize| -> __mmask64 {
-            let n = rest.len().saturating_sub(from).min(64);
-            if n == 64 { u64::MAX } else { (1u64 << n) - 1 }
-        };
         if rest.len() > 64 {
-            let (m0, m1) = (mask(0), mask(64));
+            let (m0, m1) = (u64::MAX, first(rest.len() - 64));
             let mut x = [
                 _mm512_maskz_loadu_epi8(m0, rest.as_ptr().cast()),
                 _mm512_maskz_loadu_epi8(m1, rest.as_ptr().add(64).cast()),
@@ -164,7 +162,7 @@ pub(super) unsafe fn small_blocks(buf: &mut [u8], t: &SmallTables, decrypt: bool
             _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), m0, x[0]);
             _mm512_mask_storeu_epi8(rest.as_mut_ptr().add(64).cast(), m1, x[1]);
         } else if !rest.is_empty() {
-            let m0 = mask(0);
+            let m0 = first(rest.len());
             let mut x = [_mm512_maskz_loadu_epi8(m0, rest.as_ptr().cast())];
             small_crypt(&mut x, t, decrypt);
             _mm512_mask_storeu_epi8(rest.as_mut_ptr().cast(), m0, x[0]);
