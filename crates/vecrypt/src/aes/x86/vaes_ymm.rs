@@ -307,7 +307,7 @@ fn gcm<const NR: usize, const DECRYPT: bool>(
     let g = gcm_keys(keys, rev);
     let table = powers.as_flattened();
     let s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
-    let mut run = gcm_start(counter, rev);
+    let mut run = gcm_start(counter, &g);
     let batches = buf.len() / (GCM_REGS * BYTES) * (GCM_REGS * BYTES);
     let (whole, rest) = buf.split_at_mut(batches);
     let (mut s, pending) = gcm_batches::<NR, DECRYPT>(&g, table, &mut run, s, whole);
