@@ -19,7 +19,7 @@ pub(crate) fn expand(key: &[u8], rounds: usize) -> RoundKeys {
     rk
 }
 
-/// [`expand`] into the keys of `rk`, for its number of rounds.
+/// `expand` into the keys of `rk`, for its number of rounds.
 pub(crate) fn expand_into(key: &[u8], rk: &mut RoundKeys) {
     expand_with(
         key,
@@ -29,7 +29,7 @@ pub(crate) fn expand_into(key: &[u8], rk: &mut RoundKeys) {
     );
 }
 
-/// Fills the keys of `rk`, for its number of rounds, from `key` as [`expand`] does, on a
+/// Fills the keys of `rk`, for its number of rounds, from `key` as `expand` does, on a
 /// backend's S-box of a word (`sub_word`, which applies the S-box to each of its four
 /// bytes, so their order does not matter) and InvMixColumns (`inv_mix`). Inlined into each
 /// backend's kernel, so that both run with its instructions. The schedule is built in place

@@ -606,7 +606,7 @@ pub(crate) struct SlicedKeys<W = Native> {
 }
 
 impl<W: Word> SlicedKeys<W> {
-    /// Keys not yet sliced: [`SlicedKeys::of`] slices them on use.
+    /// Keys not yet sliced: [`SlicedKeys::prepare`] slices them.
     pub(crate) fn empty() -> Self {
         Self {
             planes: [[W::default(); 8]; 15],

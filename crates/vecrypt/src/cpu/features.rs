@@ -1,5 +1,5 @@
 //! The CPU features the kernels may name, their detection, and the kernel table: each
-//! feature name is written once, in [`detectable!`]'s lists, and every kernel's features
+//! feature name is written once, in `detectable!`'s lists, and every kernel's features
 //! become a bit mask compared with the detected one.
 
 /// Declares the features an architecture's kernels may name, each once: the names (as

@@ -1,6 +1,6 @@
 //! Table-driven Kuznyechik: NOT constant time, kept only as a speed reference.
 //!
-//! The classic construction: a round X[K]·S·L is, for a state of sixteen bytes, the XOR of
+//! The classic construction: a round `X[K]·S·L` is, for a state of sixteen bytes, the XOR of
 //! sixteen table entries, entry `T[k][b]` being L(S(block with byte k = b, zero elsewhere)).
 //! The sixteen tables of 256 entries of 16 bytes make 64 KiB, built at compile time from
 //! the S-box and the columns of L. Every lookup is indexed by a byte of key-dependent

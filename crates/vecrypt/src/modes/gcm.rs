@@ -82,7 +82,7 @@ pub trait GcmCipher: BlockKernel + KeyInit + Clone + ZeroizeOnDrop + private::Se
     /// Keys the cipher on `backend`, or on the best backend for this CPU with `None`.
     fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error>;
 
-    /// Longest text (at most [`FUSED_TEXT`]) whose keystream and tag mask one CTR call
+    /// Longest text (at most 240 bytes) whose keystream and tag mask one CTR call
     /// makes together, where that measured faster than the text's CTR call and a block
     /// encryption for the mask; 0 for never.
     const FUSED_TAG_MASK: usize = 0;

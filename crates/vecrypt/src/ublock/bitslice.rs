@@ -466,7 +466,7 @@ fn xor_block(dst: &mut [u8], src: &[u8]) {
 
 /// CBC encryption of up to one batch of independent streams, one key each: stream `s`
 /// occupies block slot `s` of every batch, so each step advances every stream by one block.
-/// `keys` are the slot keys from [`slot_keys`] built for exactly these streams. The chain is
+/// `keys` are the slot keys from [`slot_planes`] built for exactly these streams. The chain is
 /// encrypted in place, so after a step each slot holds its stream's latest ciphertext.
 #[inline(always)]
 pub(super) fn cbc_encrypt_streams<L: Lanes, V: Variant>(
@@ -542,7 +542,7 @@ pub(super) fn slot_planes<L: Lanes, V: Variant>(
 
 /// ECB in either direction, or CBC decryption, of up to one batch's worth of independent
 /// streams, one key each: block slot `s` of every batch carries the next block of stream
-/// `s % n` under that stream's key (`keys` from [`slot_keys`] for exactly these streams), so
+/// `s % n` under that stream's key (`keys` from [`slot_planes`] for exactly these streams), so
 /// a batch advances every stream by one or more blocks, and short streams share batches
 /// instead of each padding one of its own. `ivs` is used only by CBC decryption.
 #[inline(always)]

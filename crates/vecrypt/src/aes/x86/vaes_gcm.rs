@@ -321,7 +321,7 @@ macro_rules! vaes_gcm {
             xor(splat(_mm_insert_epi8::<15>(first, 0)), g.k[0])
         }
 
-        /// What every batch of [`gcm`] reads: the round keys, the byte reversal and the
+        /// What every batch of [`gcm_batches`] reads: the round keys, the byte reversal and the
         /// counter steps (see [`batch_counters`]).
         #[derive(Clone)]
         struct GcmKeys {
@@ -331,7 +331,7 @@ macro_rules! vaes_gcm {
             step: V,
         }
 
-        /// Where [`gcm`] stands between batches: the next batch's first counters and their
+        /// Where [`gcm_batches`] stands between batches: the next batch's first counters and their
         /// whitened common part (see [`batch_counters`]) and, for encryption, the batch
         /// encrypted last, to be hashed while the next is encrypted.
         #[derive(Clone)]
@@ -342,10 +342,10 @@ macro_rules! vaes_gcm {
             previous: [V; GCM_REGS],
         }
 
-        /// One batch of [`gcm`]: encrypts (or decrypts) `chunk` in place and adds the GHASH
+        /// One batch of [`gcm_batches`]: encrypts (or decrypts) `chunk` in place and adds the GHASH
         /// products of the batch hashed with it (`chunk` itself when decrypting, the batch
         /// before when encrypting) into `sums`, under the powers and state of `h`. `ROLE`
-        /// tells the three calls of [`gcm`] apart (first and second of two, or alone) only
+        /// tells the three calls of [`gcm_batches`] apart (first and second of two, or alone) only
         /// so that each is an instance of its own, called once, which the compiler inlines:
         /// one instance called three times it kept out of line, and the kernel ran 13% slower.
         #[kernel($k)]

@@ -437,7 +437,7 @@ pub(in crate::kuznyechik) fn pi_inv<W: Lane>(x: [W; 8]) -> [W; 8] {
     [t168, t166, t173, t164, t170, t93, t172, t171]
 }
 
-/// The folded ℓ: ELL[k] · p[k] for k < 6 and ELL[7] · p[6], summed, bit by bit
+/// The folded ℓ: `ELL[k] · p[k]` for k < 6 and `ELL[7] · p[6]`, summed, bit by bit
 /// (`p[k][b]` is bit `b` of byte `k`).
 #[inline(always)]
 pub(in crate::kuznyechik) fn ell<W: Lane>(p: &[[W; 8]; 7]) -> [W; 8] {

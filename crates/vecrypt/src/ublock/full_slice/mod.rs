@@ -26,7 +26,7 @@
 //! loads besides the key broadcasts, 92 of them folded into the VPTERNLOGD: for the plane
 //! waiting for its group, the compiler reads the S-box inputs again from the state rather
 //! than keeping the outputs. That choice depends on how the two states are held (see
-//! [`new_states`]); held as two arrays, the same code spilled the waiting plane (248
+//! `modes::new_states`); held as two arrays, the same code spilled the waiting plane (248
 //! stores) and ran 10 to 15% slower. The
 //! transposition takes about a quarter of an ECB batch (alone, with the rounds skipped, it
 //! runs at about 14 GB/s against about 3.5 for uBlock-128/128 ECB), for the same reason:

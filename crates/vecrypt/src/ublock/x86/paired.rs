@@ -6,9 +6,9 @@
 //! block B in its low half. Each 128-bit lane holds one pair, so a 256-bit register holds one
 //! half (`X0` or `X1`) of four blocks: the "left-left / right-right" layout, in which the
 //! rotations and PL/PR are in-lane byte shuffles and nothing crosses lanes inside a round.
-//! A 256-bit block's half is two such registers, as in [`super::ssse3`].
+//! A 256-bit block's half is two such registers, as in [`super::nibbles`].
 //!
-//! Per round (128-bit block) the chain is the PX one of [`super::ssse3`] plus the paired
+//! Per round (128-bit block) the chain is the PX one of [`super::nibbles`] plus the paired
 //! S-box, two table shuffles, a shift, two ANDs and an OR instead of one shuffle. With four
 //! keys the round keys differ per block: the key byte of a pair is `(k_A << 4) | k_B`, which
 //! is what makes four independent CBC streams run side by side.
@@ -168,7 +168,7 @@ impl Avx2 {
         }
     }
 
-    /// The inverse of [`pair`].
+    /// The inverse of [`Self::pair`].
     #[inline(always)]
     fn unpair(self, x: __m256i, y: __m256i) -> (__m256i, __m256i) {
         let low = self.splat8(0x0f);
@@ -297,7 +297,7 @@ fn xor_state<V: Variant>(av: Avx2, x: &(Pair, Pair), k: &(Pair, Pair)) -> (Pair,
     (zip::<V, _>(&x.0, &k.0, xor), zip::<V, _>(&x.1, &k.1, xor))
 }
 
-/// Folded round keys (as in [`super::ssse3`]) of the four blocks, paired like the state.
+/// Folded round keys (as in [`super::nibbles`]) of the four blocks, paired like the state.
 struct PairedKeys(Avx2, [(Pair, Pair); 25]);
 
 impl PairedKeys {

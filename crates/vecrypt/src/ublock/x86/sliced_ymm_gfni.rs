@@ -1,11 +1,11 @@
-//! The fully bitsliced uBlock kernel on 256-bit registers ([`super::avx2_full`]) for CPUs
+//! The fully bitsliced uBlock kernel on 256-bit registers ([`super::sliced_ymm`]) for CPUs
 //! with GFNI but without AVX-512 (Intel since Alder Lake and Tremont): the same kernel with
 //! the bit transpose of the transposition in one `GF2P8AFFINEQB` per register instead of
 //! eighteen shift-and-mask operations. On the machine measured, ECB and CBC decryption over
 //! 1 MiB ran 14 to 21% faster for it and CTR, which transposes only its output, 7 to 10%.
 //!
 //! [`YmmGfni`] is [`Ymm`] with that one operation changed; everything else forwards to it.
-//! Without GFNI the calls take [`super::avx2_full`], whose own tests keep it checked on
+//! Without GFNI the calls take [`super::sliced_ymm`], whose own tests keep it checked on
 //! CPUs that have GFNI.
 
 #[cfg(target_arch = "x86_64")]

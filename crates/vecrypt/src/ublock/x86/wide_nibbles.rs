@@ -1,7 +1,7 @@
 //! CBC encryption of one uBlock-256/256 stream with a whole 32-nibble half in one 256-bit
 //! register, one nibble per byte (AVX-512 VBMI and VL).
 //!
-//! In the 128-bit-register layout of [`super::ssse3`] a 256-bit block's half is two
+//! In the 128-bit-register layout of [`super::nibbles`] a 256-bit block's half is two
 //! registers, so PL/PR take four `pshufb` and two ORs per half and a round issues 20
 //! shuffles: on a core with one shuffle port that, not the chain, bounds a block at about
 //! 480 cycles. Here a half is one register: the S-box is one `vpshufb`, every word rotation

@@ -14,10 +14,10 @@
 //!   nibble, XORed.
 //!
 //! Where the CPU has GFNI (as many without AVX-512 do), batches run the kernel of
-//! [`x86_gfni`] instead: the same decomposition of π with its GF(16) products and inverse
+//! [`gfni`] instead: the same decomposition of π with its GF(16) products and inverse
 //! computed inside the AES field by GF2P8MULB and GF2P8AFFINEINVQB (13 instructions per
 //! register and round for π, 12 for π⁻¹), the multiplications of L by GF2P8AFFINEQB, all on
-//! YMM; fewer than ten blocks run two per register through [`lane_blocks`].
+//! YMM; fewer than ten blocks run two per register through [`pair::lane_blocks`].
 //!
 //! With GFNI the kernel is bound by the three vector ports: per register (one byte of 32
 //! blocks) and round, 35 vector instructions (π or π⁻¹ with the key, and the 7

@@ -3,15 +3,17 @@
 //! Sixteen ZMM registers hold the state; register `j` holds byte `j` of all 64 blocks. In
 //! that layout every step of the cipher is the same operation on every lane:
 //! - S is a lookup in the 256-byte π held in four registers: four VPERMB, one per 64-entry
-//!   quarter, merged under masks of the index's two top bits (see [`substitute`]). The
-//!   whole table is read by every lookup, so no address depends on data.
+//!   quarter, merged under masks of the index's two top bits (see
+//!   [`substitute`](tables::substitute)). The whole table is read by every lookup, so no
+//!   address depends on data.
 //! - L is sixteen R steps. One R step is a sum of sixteen bytes times public constants; each
 //!   constant multiplication in Kuznyechik's field is a fixed GF(2)-linear map, which is one
 //!   GF2P8AFFINEQB. The coefficients read the same backwards, so bytes sharing a coefficient
 //!   are XORed first: seven multiplications per step instead of fifteen. The shift of R is
 //!   free: the sixteen registers are a ring and only the index of its start moves.
 //! - The round keys K2..K10 cost nothing: each is split into sixteen shares added by the
-//!   last three-input XOR of each R step (see [`Shares`]), from a dword broadcast operand.
+//!   last three-input XOR of each R step (see [`Shares`](batch::Shares)), from a dword
+//!   broadcast operand.
 //!
 //! Cost of one round for 64 blocks: S is 16 x (4 VPERMB, VPTESTMB, VPMOVB2M, KANDQ) = 112
 //! µops; each R step is 6 XORs folding the palindrome, 7 GF2P8AFFINEQB and 5 VPTERNLOGQ =
@@ -34,12 +36,12 @@
 //! Blocks enter and leave the sliced layout through VPERMB (grouping each byte position of
 //! four blocks into one dword) and a 16x16 dword transpose. CTR never builds its counter
 //! blocks: a batch enters the sliced layout at its second round, made from a per-key table
-//! ([`super::avx512_counters`]), and the keystream is XORed into the data as it leaves.
+//! ([`counters`]), and the keystream is XORed into the data as it leaves.
 //!
 //! Short inputs (fewer than [`SMALL_LIMIT`] blocks) take another
 //! path that costs per block rather than per batch (calls of up to three blocks encrypting
 //! or two decrypting, bound by the latency of one block, take the chain path of
-//! [`super::avx512_chain`] instead): four blocks per register, one per
+//! [`chain`](mod@chain) instead): four blocks per register, one per
 //! 128-bit lane, in the image of Kuznyechik's field under an isomorphism φ onto the AES
 //! field. There every constant multiplication is a GF2P8MULB, so L is sixteen products of
 //! an in-lane byte broadcast (VPSHUFB) with a column of L's matrix, XORed; S is the same

@@ -168,7 +168,8 @@ pub(super) const fn conjugated_mul(rep: &[u8; 256], rep_inv: &[u8; 256], c: u8) 
     matrix_of(&t)
 }
 
-/// The coefficients of the R step, in the order [`r_step`] uses them.
+/// The coefficients of the R step, in the order
+/// [`step_then_sbox`](super::step_then_sbox) uses them.
 pub(super) const COEFFICIENTS: [u8; 7] = [ELL[0], ELL[1], ELL[2], ELL[3], ELL[4], ELL[5], ELL[7]];
 
 pub(super) const fn conjugated_muls(rep: &[u8; 256], rep_inv: &[u8; 256]) -> [u64; 7] {
