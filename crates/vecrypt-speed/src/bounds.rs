@@ -151,11 +151,11 @@ struct KernelLoop {
 /// - XTS: each register's tweak times x^4 (one carry-less multiplication, a shift, a
 ///   shuffle and a three-way XOR), the two tweak XORs and the round-0 XOR.
 /// - GCM seal: the counters (a table load XORed with the whitened common part per register),
-///   the XOR with the data, the previous batch's GHASH (three
-///   multiplications per register by Karatsuba, the ciphertext's byte reversal, the pairs'
-///   half XORs and sums), and the powers of H read from memory; one reduction (two
-///   multiplications) for every two batches. The compiled loop runs two batches, 1 KiB; its
-///   counts are halved here (rounded up).
+///   the XOR with the data, the previous batch's GHASH (three multiplications per register
+///   by Karatsuba, the ciphertext's byte reversal, the pairs' half XORs and sums), and the
+///   powers of H read from memory; one reduction (two multiplications) for every two
+///   batches. The compiled loop runs two batches, 1 KiB; its counts are halved here
+///   (rounded up).
 /// - Keccak-f\[1600\] on eight states, one state word per register: 24 rounds of theta's
 ///   parities (two three-way XORs each) and its three-way XOR into every word, 29
 ///   rotations, chi's three-way logic and iota's XOR (61 logic operations and 29

@@ -348,8 +348,8 @@ mod tests {
     }
 
     /// The one-pass kernels take the counters' last byte from a table while no counter of a
-    /// batch carries out of that byte, and add in 32 bits otherwise: start on both sides of every
-    /// batch size's limit (low bytes 0xe0 for 32 blocks, 0xf0 for 16) and of the 32-bit wrap,
+    /// batch carries out of that byte, and add in 32 bits otherwise: start on both sides of
+    /// every batch size's limit (low bytes 0xe0 for 32 blocks, 0xf0 for 16) and of the 32-bit wrap,
     /// over several batches and a tail, and compare every backend with the portable one, on
     /// whole messages as the API runs them.
     fn low_byte_carries<K: KeySize>() {

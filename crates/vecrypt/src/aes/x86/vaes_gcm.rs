@@ -20,11 +20,14 @@
 //! counters is one XOR: the whitened common part of the batch's counter blocks (remade when
 //! the low byte wraps) and their low bytes loaded from a table. Otherwise each register is
 //! added, byte-reversed and whitened on its own. Against the earlier form (one byte reversal
-//! per batch, an addition to the last byte and the whitening XOR per register), nine
-//! vector operations fewer per batch of eight registers: on Emerald Rapids, same-run medians of
-//! five, 16 KiB, VAES-512, seal +2.6% and open +1.4% with AES-128, seal -1% and open +2.8%
-//! with AES-256; the ymm backend within 1.6% either way. Each batch's sums also start
-//! from its first pair's products instead of three XORs into zeros.
+//! per batch, an addition to the last byte and the whitening XOR per register) that is
+//! nine vector operations fewer per batch of eight registers. On Emerald Rapids, 16 KiB on
+//! VAES-512, `vecrypt speed --full` run alternately on both forms (medians of five): seal
+//! +2.6% and open +1.4% with AES-128, seal -1% and open +2.8% with AES-256; the ymm
+//! backend within 1.6% either way. The OpenSSL 4 bench then measured AES-128 sealing at
+//! 16.55 and 16.57 GB/s, as with the earlier form (16.50 to 16.56): a gain of a few
+//! percent at most. Each batch's sums also start from its first pair's products instead of
+//! three XORs into zeros.
 //!
 //! Bound on AMD Zen 5 (EPYC, 4.1 to 4.3 GHz), from loops of independent instructions on zmm
 //! registers: VAESENC issues two a cycle (latency 4); VPCLMULQDQ one every two cycles at
@@ -73,11 +76,11 @@
 //! 0.90 to 0.95 with AES-256 (see the zmm module). Its vector operations other than the
 //! AES rounds (about 80 a batch, half of them able to issue only beside the AES unit, half
 //! on either pipe) leave little room: the two pipes that take 512-bit operations need 80
-//! cycles for the 160 of a batch even when perfectly shared. The two-batch reduction and the whole-message kernel,
-//! measured there against the code with one reduction per batch and the caller doing the
-//! tail (same-run medians of four, 16 KiB): seal +6.7% and open +7.7% with AES-128, seal
-//! +2.9% and open +6.1% with AES-256; 64-byte messages unchanged; the ymm backend within
-//! noise (seal -1.1%, open +3.6%).
+//! cycles for the 160 of a batch even when perfectly shared. The two-batch reduction and
+//! the whole-message kernel, measured there against the code with one reduction per batch
+//! and the caller doing the tail (same-run medians of four, 16 KiB): seal +6.7% and open
+//! +7.7% with AES-128, seal +2.9% and open +6.1% with AES-256; 64-byte messages unchanged;
+//! the ymm backend within noise (seal -1.1%, open +3.6%).
 
 /// Blocks whose last byte counts from 0 to 255, the rest zero: the low bytes of the
 /// counter blocks of a GCM batch, read a register at a time (see `batch_counters`).
@@ -321,8 +324,8 @@ macro_rules! vaes_gcm {
             xor(splat(_mm_insert_epi8::<15>(first, 0)), g.k[0])
         }
 
-        /// What every batch of [`gcm_batches`] reads: the round keys, the byte reversal and the
-        /// counter steps (see [`batch_counters`]).
+        /// What every batch of [`gcm_batches`] reads: the round keys, the byte reversal and
+        /// the counter steps (see [`batch_counters`]).
         #[derive(Clone)]
         struct GcmKeys {
             k: [V; 15],
@@ -331,8 +334,8 @@ macro_rules! vaes_gcm {
             step: V,
         }
 
-        /// Where [`gcm_batches`] stands between batches: the next batch's first counters and their
-        /// whitened common part (see [`batch_counters`]) and, for encryption, the batch
+        /// Where [`gcm_batches`] stands between batches: the next batch's first counters and
+        /// their whitened common part (see [`batch_counters`]) and, for encryption, the batch
         /// encrypted last, to be hashed while the next is encrypted.
         #[derive(Clone)]
         struct GcmRun {
@@ -342,12 +345,13 @@ macro_rules! vaes_gcm {
             previous: [V; GCM_REGS],
         }
 
-        /// One batch of [`gcm_batches`]: encrypts (or decrypts) `chunk` in place and adds the GHASH
-        /// products of the batch hashed with it (`chunk` itself when decrypting, the batch
-        /// before when encrypting) into `sums`, under the powers and state of `h`. `ROLE`
-        /// tells the three calls of [`gcm_batches`] apart (first and second of two, or alone) only
-        /// so that each is an instance of its own, called once, which the compiler inlines:
-        /// one instance called three times it kept out of line, and the kernel ran 13% slower.
+        /// One batch of [`gcm_batches`]: encrypts (or decrypts) `chunk` in place and adds the
+        /// GHASH products of the batch hashed with it (`chunk` itself when decrypting, the
+        /// batch before when encrypting) into `sums`, under the powers and state of `h`.
+        /// `ROLE` tells the three calls of [`gcm_batches`] apart (first and second of two, or
+        /// alone) only so that each is an instance of its own, called once, which the
+        /// compiler inlines: one instance called three times it kept out of line, and the
+        /// kernel ran 13% slower.
         #[kernel($k)]
         #[inline]
         fn gcm_batch<const NR: usize, const DECRYPT: bool, const ROLE: usize>(
