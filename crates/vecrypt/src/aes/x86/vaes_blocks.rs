@@ -23,6 +23,14 @@ macro_rules! vaes_blocks {
             for x in b.iter_mut() {
                 *x = xor(*x, k[0]);
             }
+            encrypt_whitened::<NR, N>(k, b);
+        }
+
+        /// The AES rounds of [`encrypt_n`] after the whitening (the XOR with `k[0]`), for
+        /// registers that come whitened.
+        #[kernel($k)]
+        #[inline]
+        fn encrypt_whitened<const NR: usize, const N: usize>(k: &[V; 15], b: &mut [V; N]) {
             for key in &k[1..NR] {
                 for x in b.iter_mut() {
                     *x = enc(*x, *key);

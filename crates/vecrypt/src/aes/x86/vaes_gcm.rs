@@ -397,20 +397,6 @@ macro_rules! vaes_gcm {
             }
         }
 
-        /// The AES rounds after the whitening of the registers `b`.
-        #[kernel($k)]
-        #[inline]
-        fn encrypt_whitened<const NR: usize>(k: &[V; 15], b: &mut [V; GCM_REGS]) {
-            for key in &k[1..NR] {
-                for x in b.iter_mut() {
-                    *x = enc(*x, *key);
-                }
-            }
-            for x in b.iter_mut() {
-                *x = enclast(*x, k[NR]);
-            }
-        }
-
         /// The [`GcmKeys`] of the round keys `keys`, with the byte reversal `rev`.
         #[kernel($k)]
         #[inline]
@@ -470,7 +456,7 @@ macro_rules! vaes_gcm {
             let mut pending = false;
             if !DECRYPT && let Some(chunk) = wide.next() {
                 let mut ks = batch_counters(run, g);
-                encrypt_whitened::<NR>(&g.k, &mut ks);
+                encrypt_whitened::<NR, GCM_REGS>(&g.k, &mut ks);
                 for (u, x) in ks.iter().enumerate() {
                     run.previous[u] = xor(*x, ld(chunk, u * BYTES));
                     st(chunk, u * BYTES, run.previous[u]);
