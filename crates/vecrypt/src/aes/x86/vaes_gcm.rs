@@ -325,7 +325,8 @@ macro_rules! vaes_gcm {
         }
 
         /// What every batch of [`gcm_batches`] reads: the round keys, the byte reversal and
-        /// the counter steps (see [`batch_counters`]).
+        /// the counter steps (see [`batch_counters`]). It lives in the kernel's stack frame;
+        /// [`wipe_gcm`] clears it.
         #[derive(Clone)]
         struct GcmKeys {
             k: [V; 15],
@@ -336,7 +337,9 @@ macro_rules! vaes_gcm {
 
         /// Where [`gcm_batches`] stands between batches: the next batch's first counters and
         /// their whitened common part (see [`batch_counters`]) and, for encryption, the batch
-        /// encrypted last, to be hashed while the next is encrypted.
+        /// encrypted last, to be hashed while the next is encrypted. `white` is a counter
+        /// block XORed with the first round key (for AES-128, the key itself): [`wipe_gcm`]
+        /// clears it.
         #[derive(Clone)]
         struct GcmRun {
             base: V,
@@ -407,6 +410,19 @@ macro_rules! vaes_gcm {
                 offsets: core::array::from_fn(|u| lane_counts_flat((u * LANES) as u64)),
                 step: lane_counts_flat((GCM_REGS * LANES) as u64),
             }
+        }
+
+        /// Zeroes the broadcast round keys of `g` and the whitened counters of `run` (both
+        /// in the stack frame of the kernel that made them, passed by reference to
+        /// [`gcm_batches`]) before that kernel returns; the rest of both is public. The
+        /// round keys past round `NR` are unused and stay zero.
+        #[kernel($k)]
+        #[inline]
+        fn wipe_gcm<const NR: usize>(g: &mut GcmKeys, run: &mut GcmRun) {
+            for key in &mut g.k[..=NR] {
+                crate::wipe::set(key, zero());
+            }
+            crate::wipe::set(&mut run.white, zero());
         }
 
         /// The [`GcmRun`] of a pass whose first counter block is `counter`.

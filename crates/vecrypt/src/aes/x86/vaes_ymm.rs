@@ -304,7 +304,7 @@ fn gcm<const NR: usize, const DECRYPT: bool>(
     // The mask is opaque to the optimiser: seeing a constant byte reversal of loaded
     // data, it once rebuilt each register from scalar loads and 64 byte inserts.
     let rev = bcast(&core::hint::black_box(REVERSE));
-    let g = gcm_keys(keys, rev);
+    let mut g = gcm_keys(keys, rev);
     let table = powers.as_flattened();
     let s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
     let mut run = gcm_start(counter, &g);
@@ -334,6 +334,7 @@ fn gcm<const NR: usize, const DECRYPT: bool>(
         s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
     }
     xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
+    wipe_gcm::<NR>(&mut g, &mut run);
 }
 
 /// GCM encryption (or decryption) of whole blocks with GHASH of the ciphertext;

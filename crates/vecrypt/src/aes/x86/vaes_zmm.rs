@@ -590,7 +590,7 @@ fn gcm_message_kernel<const NR: usize, const DECRYPT: bool>(
     const BATCH: usize = GCM_REGS * LANES;
     let rev = bcast(&core::hint::black_box(REVERSE));
     let table = powers.as_flattened();
-    let g = gcm_keys(keys, rev);
+    let mut g = gcm_keys(keys, rev);
     let mask = tag_mask::<NR>(keys, j0);
     let mut s = _mm_setzero_si128();
     for chunk in aad.chunks(BATCH_BYTES) {
@@ -642,6 +642,7 @@ fn gcm_message_kernel<const NR: usize, const DECRYPT: bool>(
         state = zero();
         run.base = add32(run.base, step_one);
     }
+    wipe_gcm::<NR>(&mut g, &mut run);
     tag_of(sums, state, aad.len(), text_len, table, mask)
 }
 
