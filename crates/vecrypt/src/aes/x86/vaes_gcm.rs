@@ -72,8 +72,9 @@
 //!
 //! On Intel Emerald Rapids (3.0 GHz) the AES rounds are the bound instead: VAESENC issues
 //! once a cycle on zmm, 80 cycles per batch with AES-128, and the multiplications (one a
-//! cycle) fit beside them. The kernel runs at 0.80 to 0.86 of that bound with AES-128 and
-//! 0.90 to 0.95 with AES-256 (see the zmm module). Its vector operations other than the
+//! cycle) fit beside them. The kernel runs at 0.86 to 0.88 of that bound with AES-128 and
+//! 0.94 to 0.97 with AES-256 (see the zmm module), which `--bounds` replays at 80 to 82
+//! and 112 to 116 cycles. Its vector operations other than the
 //! AES rounds (about 80 a batch, half of them able to issue only beside the AES unit, half
 //! on either pipe) leave little room: the two pipes that take 512-bit operations need 80
 //! cycles for the 160 of a batch even when perfectly shared. The two-batch reduction and

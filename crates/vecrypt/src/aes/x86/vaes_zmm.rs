@@ -81,15 +81,17 @@
 //! On Intel Emerald Rapids (Xeon, family 6 model 207, cores at 3.0 GHz under load),
 //! VAESENC issues once a cycle on zmm registers, so every kernel here is bound by its AES
 //! rounds: 80 core cycles per 512 bytes with AES-128 (19.0 GB/s), 112 with AES-256 (13.6
-//! GB/s). `vecrypt speed --bounds` measures ECB and CTR at 1.00 of it and XTS at 0.86 to
-//! 0.88. GCM's 25 multiplications (one a cycle) fit beside the rounds; the kernel seals 16
+//! GB/s). GCM's 25 multiplications (one a cycle) fit beside the rounds; the kernel sealed 16
 //! KiB at 15.2 GB/s with AES-128 (0.80 of the AES bound) and 12.2 GB/s with AES-256 (0.90),
 //! against OpenSSL 4.0.3's 15.4 and 12.4 GB/s on 256 KiB in the same run: parity, and at
-//! most 1.23x at the bound. The loop replayed without dependencies takes 110 cycles there,
-//! longer than the kernel itself (100): on that core the replay is no bound. With the
-//! counters' low bytes from a table (see `vaes_gcm`) the kernel takes 93 to 95 cycles per
-//! 512 bytes with AES-128 (0.85 of the AES bound, 16.5 to 16.9 GB/s) and 118 to 122 with
-//! AES-256.
+//! most 1.23x at the bound. With the counters' low bytes from a table (see `vaes_gcm`) it
+//! takes 92 to 95 cycles per 512 bytes with AES-128 (16.7 to 17.2 GB/s) and 118 to 120
+//! with AES-256. `vecrypt speed --bounds` replays each loop's instructions at 80 to 82
+//! cycles with AES-128 and 112 to 116 with AES-256, the AES rounds: ECB and CTR run at
+//! 1.00 of that, XTS at 0.98 to 0.99, GCM at 0.86 to 0.88 (AES-128) and 0.94 to 0.97
+//! (AES-256). (Replayed on a buffer that was not aligned, its loads splitting cache lines,
+//! the GCM loop took 92 to 110 cycles in some runs, longer than the kernel; the replay now
+//! reads and writes whole lines.)
 
 use core::arch::x86_64::*;
 

@@ -216,8 +216,9 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
 /// 549 core cycles a permutation, 22 to 23 a round, where the permutation takes 944 to 956,
 /// 0.57 to 0.58 of the bound: the rounds' dependency chains, not the pipes, hold it. On
 /// Emerald Rapids, where 512-bit logic and rotations issue on two ports only, the bound is
-/// 1154 core cycles (48 a round) and the permutation takes 1267, 0.91 of it (435 ns; the
-/// four-lane AVX-512VL form, on three ports, 280 ns).
+/// 1080 core cycles (45 a round; replayed on cache-line-aligned memory, 1154 before) and
+/// the permutation takes 1235 to 1272, 0.85 to 0.88 of it (about 410 ns; the four-lane
+/// AVX-512VL form, on three ports, 280 ns).
 #[kernel(AIGIS_KECCAK_AVX512F)]
 pub fn f1600_x8(s: &mut [__m512i; 25]) {
     keccak_f1600_rounds!(
