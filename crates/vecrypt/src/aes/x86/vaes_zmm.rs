@@ -412,27 +412,10 @@ const GCM_SHORT_TEXT: usize = 768;
 /// [`gcm_message_kernel`] (measured on Emerald Rapids, see the module docs).
 const GCM_SHORT_TEXT_ONE_UNIT: usize = 4 * 2 * BYTES;
 
-/// Whether the core issues two 512-bit AES rounds a cycle: AMD from Zen 5 (family 0x1A)
-/// on. Intel's cores with VAES (Ice Lake to Emerald Rapids) and Zen 4 issue one. CPUID is
-/// read once and the answer kept (in a virtual machine each CPUID traps to the host).
+/// Whether the core issues two 512-bit AES rounds a cycle: AMD from Zen 5 on. Intel's
+/// cores with VAES (Ice Lake to Emerald Rapids) and Zen 4 issue one.
 fn two_zmm_aes_units() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet; 1: one unit; 2: two.
-    static UNITS: AtomicU8 = AtomicU8::new(0);
-    match UNITS.load(Ordering::Relaxed) {
-        0 => {
-            let vendor = __cpuid(0);
-            let amd = [vendor.ebx, vendor.edx, vendor.ecx]
-                == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
-            let eax = __cpuid(1).eax;
-            let base = (eax >> 8) & 0xf;
-            let family = base + if base == 0xf { (eax >> 20) & 0xff } else { 0 };
-            let two = amd && family >= 0x1a;
-            UNITS.store(1 + u8::from(two), Ordering::Relaxed);
-            two
-        }
-        units => units == 2,
-    }
+    crate::cpu::x86::zen5_class()
 }
 
 /// Longest text [`gcm_short_kernel`] takes on this core; tests may lower or raise it to

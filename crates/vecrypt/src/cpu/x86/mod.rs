@@ -18,3 +18,30 @@ macro_rules! pin_registers {
     };
 }
 pub(crate) use pin_registers;
+
+/// Whether the core is AMD Zen 5 or later (family 0x1A on): four 512-bit vector pipes, two
+/// of them with AES units, where Intel's cores with AVX-512 (Ice Lake to Emerald Rapids)
+/// and Zen 4 issue 512-bit work on two pipes, AES on one. Kernels whose best choice
+/// differs between the two (how many blocks a path is worth, which instructions to use)
+/// ask this. CPUID is read once and the answer kept (in a virtual machine each CPUID traps
+/// to the host).
+pub(crate) fn zen5_class() -> bool {
+    use core::arch::x86_64::__cpuid;
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not read yet; 1: no; 2: yes.
+    static ANSWER: AtomicU8 = AtomicU8::new(0);
+    match ANSWER.load(Ordering::Relaxed) {
+        0 => {
+            let vendor = __cpuid(0);
+            let amd = [vendor.ebx, vendor.edx, vendor.ecx]
+                == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xf;
+            let family = base + if base == 0xf { (eax >> 20) & 0xff } else { 0 };
+            let yes = amd && family >= 0x1a;
+            ANSWER.store(1 + u8::from(yes), Ordering::Relaxed);
+            yes
+        }
+        answer => answer == 2,
+    }
+}

@@ -3,7 +3,7 @@
 //! a short tail runs on the per-block path.
 
 use super::batch::{Shares, encrypt_after_first, encrypt_state, load, store, store_xor};
-use super::blocks::{SMALL_LIMIT, small_blocks, small_tables};
+use super::blocks::{small_blocks, small_limit, small_tables};
 use super::counters::{Counting, FirstRound};
 use super::keys::SlicedKeys;
 use super::tables::{BATCH, L_PHI, LANES, PI_PHI, State, Tables, tables};
@@ -83,16 +83,13 @@ pub(super) unsafe fn ctr_impl(
         let mut used = 0;
         if !rest.is_empty() {
             let blocks = rest.len().div_ceil(16);
-            used = if blocks < SMALL_LIMIT {
-                16 * blocks
-            } else {
-                BATCH
-            };
+            let per_block = blocks < small_limit();
+            used = if per_block { 16 * blocks } else { BATCH };
             for (i, block) in stream[..used].chunks_exact_mut(16).enumerate() {
                 block.copy_from_slice(&counting.advance(next, i as u64).to_be_bytes());
             }
             next = counting.advance(next, blocks as u64);
-            if blocks < SMALL_LIMIT {
+            if per_block {
                 let small = small_tables(rk, &PI_PHI, &L_PHI);
                 small_blocks(&mut stream[..used], &small, false);
             } else {

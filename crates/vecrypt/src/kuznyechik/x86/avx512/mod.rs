@@ -38,7 +38,7 @@
 //! blocks: a batch enters the sliced layout at its second round, made from a per-key table
 //! ([`counters`]), and the keystream is XORed into the data as it leaves.
 //!
-//! Short inputs (fewer than [`SMALL_LIMIT`] blocks) take another
+//! Short inputs (fewer than [`small_limit`] blocks: 21 on Zen 5, 29 on Intel) take another
 //! path that costs per block rather than per batch (calls of up to three blocks encrypting
 //! or two decrypting, bound by the latency of one block, take the chain path of
 //! [`chain`](mod@chain) instead): four blocks per register, one per
@@ -59,7 +59,7 @@ pub(super) mod mgm;
 mod tables;
 
 use batch::{decrypt_state, encrypt_state, for_each_batch, load, store};
-use blocks::{SMALL_LIMIT, small_blocks, small_tables};
+use blocks::{small_blocks, small_limit, small_tables};
 pub(super) use counters::Counting;
 pub(super) use keys::SlicedKeys;
 use tables::{BATCH, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, tables};
@@ -121,11 +121,11 @@ unsafe fn decrypt_impl(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
 }
 
 /// Splits whole blocks into the part for the sliced kernel and a short tail for the
-/// per-block path (a tail of at least [`SMALL_LIMIT`] blocks goes to a padded batch).
+/// per-block path (a tail of at least [`small_limit`] blocks goes to a padded batch).
 #[inline(always)]
 fn split_batches(buf: &mut [u8]) -> (&mut [u8], &mut [u8]) {
     let tail = buf.len() % BATCH;
-    let cut = if tail < SMALL_LIMIT * 16 {
+    let cut = if tail < small_limit() * 16 {
         buf.len() - tail
     } else {
         buf.len()
