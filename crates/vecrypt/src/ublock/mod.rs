@@ -1,13 +1,15 @@
 //! uBlock-128/128, uBlock-128/256 and uBlock-256/256 (Wu Wenling et al., 2019).
 //!
 //! Kernels, chosen once per call from the backend and the data size:
-//! - one block (and CBC encryption of one stream): the design document's one nibble per
-//!   byte layout (`x86/nibbles/`), whose round is the shortest chain;
-//! - two to seven blocks, and CBC encryption of two to four streams on the AVX2 and AVX-512
-//!   backends: two blocks per byte, four blocks and up to four keys per step
-//!   (`x86/paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
-//! - eight blocks or more: bit-planes inside the nibble (`bitslice.rs`) on 256-bit registers
-//!   (`x86/planes_ymm.rs`), and on 512-bit registers above 256 bytes (`x86/planes_zmm.rs`);
+//! - one block, two 128-bit blocks (and CBC encryption of one stream): the design
+//!   document's one nibble per byte layout (`x86/nibbles/`), whose round is the shortest
+//!   chain, a block at a time;
+//! - CBC encryption of two to four streams on the AVX2 and AVX-512 backends, and every call
+//!   of a key made for the paper's layout: two blocks per byte, four blocks and up to four
+//!   keys per step (`x86/paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
+//! - three 128-bit blocks or two 256-bit ones and more: bit-planes inside the nibble
+//!   (`bitslice.rs`) on 256-bit registers (`x86/planes_ymm.rs`, eight blocks a batch, a
+//!   short call padded), and on 512-bit registers above 256 bytes (`x86/planes_zmm.rs`);
 //! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI, and
 //!   over 256 blocks or more on AVX2: one register per state bit (`full_slice/`,
 //!   `transpose.rs`, `x86/sliced_*.rs`) for the whole batches, the rest by its own length;
