@@ -77,11 +77,23 @@ static VAES512: Kernels = Kernels {
     cbc_encrypt_streams: streams::vaes512,
 };
 
+/// Calls shorter than this (seven blocks or fewer) run ECB and CBC decryption on the AES-NI
+/// kernel on the VAES backends too. Measured on Emerald Rapids, AES-128: the AES-NI kernel
+/// takes 12.0 to 12.7 ns for one to five blocks, where the VAES kernels take 17 ns whenever
+/// the blocks do not fill their last register (one, two, three or five blocks on zmm; one,
+/// three or five on ymm) and 12.3 ns when they do; from eight blocks on VAES is faster
+/// (12.4 against 14.4 ns at eight, 13.4 against 26.2 at sixteen). CBC decryption likewise
+/// (12.6 to 13.6 against 17.2 to 19.7 ns). CMAC's one-block calls gain the same.
+const VAES_FROM: usize = 8 * 16;
+
 /// ECB encryption on `backend`'s kernel, called directly: one-block calls are short enough
 /// that an indirect call through the table shows in their speed.
 #[inline]
 pub(super) fn encrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool {
     match backend {
+        Backend::Vaes512 | Backend::Vaes256 if buf.len() < VAES_FROM && aesni::runs() => {
+            aesni::encrypt(rk, buf)
+        }
         Backend::Vaes512 => vaes_zmm::encrypt(rk, buf),
         Backend::Vaes256 => vaes_ymm::encrypt(rk, buf),
         Backend::AesNi => aesni::encrypt(rk, buf),
@@ -93,6 +105,9 @@ pub(super) fn encrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool 
 #[inline]
 pub(super) fn decrypt(backend: Backend, rk: &RoundKeys, buf: &mut [u8]) -> bool {
     match backend {
+        Backend::Vaes512 | Backend::Vaes256 if buf.len() < VAES_FROM && aesni::runs() => {
+            aesni::decrypt(rk, buf)
+        }
         Backend::Vaes512 => vaes_zmm::decrypt(rk, buf),
         Backend::Vaes256 => vaes_ymm::decrypt(rk, buf),
         Backend::AesNi => aesni::decrypt(rk, buf),
@@ -126,6 +141,9 @@ pub(super) fn cbc_decrypt(
     buf: &mut [u8],
 ) -> bool {
     match backend {
+        Backend::Vaes512 | Backend::Vaes256 if buf.len() < VAES_FROM && aesni::runs() => {
+            aesni::decrypt_cbc(rk, iv, buf)
+        }
         Backend::Vaes512 => vaes_zmm::decrypt_cbc(rk, iv, buf),
         Backend::Vaes256 => vaes_ymm::decrypt_cbc(rk, iv, buf),
         Backend::AesNi => aesni::decrypt_cbc(rk, iv, buf),
