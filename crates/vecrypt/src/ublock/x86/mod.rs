@@ -67,7 +67,8 @@ fn slices<V: Variant>(c: &Ublock<V>) -> &SliceKeys {
         .get_or_init(|| full_slice::slice_keys::<V>(c.rk()))
 }
 
-/// Fewest blocks worth a bitsliced batch.
+/// Blocks from which a stream of several keys' calls runs on its own kernel rather than
+/// interleaved with the other streams (see [`streams`]).
 const BULK_BLOCKS: usize = 8;
 
 /// Blocks in the longest stream from which multi-key CBC encryption interleaves streams.
