@@ -21,7 +21,8 @@ pub(crate) const KARATSUBA: usize = MAX_BATCH + 4;
 /// Blocks of GHASH powers the carry-less kernels keep: the [`KARATSUBA`] blocks of powers,
 /// then, for each of them in the same order, its Karatsuba key (the XOR of its two 64-bit
 /// halves, in both halves), so that one product of a block by a power takes three 64-bit
-/// carry-less multiplications instead of four.
+/// carry-less multiplications instead of four. The kernel that makes the powers writes their
+/// keys too, from the registers it made them in.
 pub(crate) const POWERS: usize = 2 * KARATSUBA;
 
 /// `x * h` in GF(2^128) with GCM's bit order (the first bit of a block is the constant term).
@@ -63,20 +64,6 @@ pub(crate) fn polyval_key(h: &[u8; 16]) -> [u8; 16] {
     let carry = v >> 127;
     let reduced = (v << 1) ^ (((0xc2u128 << 120) | 1) & 0u128.wrapping_sub(carry));
     reduced.to_le_bytes()
-}
-
-/// Fills the second half of `powers` from the first: entry `KARATSUBA + i` holds
-/// `lo ^ hi` of power `i` in both of its 64-bit halves (the carry-less domain keeps the low
-/// half in bytes 0..8).
-fn karatsuba_keys(powers: &mut HashPowers) {
-    let (p, k) = powers.split_at_mut(KARATSUBA);
-    for (power, key) in p.iter().zip(k.iter_mut()) {
-        let (lo, hi) = power.split_at(8);
-        let x = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]))
-            ^ u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
-        key[..8].copy_from_slice(&x.to_le_bytes());
-        key[8..].copy_from_slice(&x.to_le_bytes());
-    }
 }
 
 /// Longest plaintext GCM allows: 2^32 - 2 blocks.
@@ -145,9 +132,6 @@ impl Ghash {
     pub(crate) fn set_key(&mut self, h: &[u8; 16], simd: Option<Backend>) {
         self.h = *h;
         self.clmul = simd.is_some_and(|b| native::ghash_powers(b, h, &mut self.powers));
-        if self.clmul {
-            karatsuba_keys(&mut self.powers);
-        }
     }
 
     /// The powers of H the carry-less kernels take (zeros when they do not run this key).
@@ -213,8 +197,9 @@ mod tests {
 
     /// The table of powers (and Karatsuba keys) is the same whichever registers made it:
     /// every AES backend's against the one-power-at-a-time kernel that every other cipher's
-    /// backend takes (xmm on x86-64, PMULL on AArch64). Wrong powers would show in GCM tags
-    /// too, but only for the lengths that reach them.
+    /// backend takes (xmm on x86-64, PMULL on AArch64), whose Karatsuba keys are checked
+    /// here byte by byte. Wrong powers would show in GCM tags too, but only for the lengths
+    /// that reach them.
     #[test]
     fn powers_agree_across_register_widths() {
         for seed in 0u8..16 {
@@ -223,6 +208,13 @@ mod tests {
             if reference.clmul {
                 assert_eq!(reference.powers[MAX_BATCH - 1], polyval_key(&h));
                 assert_ne!(reference.powers[0], [0u8; 16]);
+                let (powers, keys) = reference.powers.split_at(KARATSUBA);
+                for (i, (p, k)) in powers.iter().zip(keys).enumerate() {
+                    let x: [u8; 8] = core::array::from_fn(|j| p[j] ^ p[8 + j]);
+                    assert_eq!(k[..8], x, "key {i}");
+                    assert_eq!(k[8..], x, "key {i}");
+                    assert_eq!(i >= MAX_BATCH, *p == [0u8; 16], "power {i}");
+                }
             }
             for b in Aes128::backends() {
                 let g = Ghash::new(&h, Some(b));

@@ -9,7 +9,7 @@
 use core::arch::aarch64::*;
 
 use super::armv8::{load, store};
-use crate::aes::ghash::{MAX_BATCH, POWERS, polyval_key};
+use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
 use crate::cpu::{kernel, kernels};
 
 /// The blocks folded into one reduction.
@@ -101,6 +101,10 @@ fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
         }
         n *= 2;
     }
+    for i in 0..MAX_BATCH {
+        let p = load(&out[i], 0);
+        store(&mut out[KARATSUBA + i], 0, veorq_u8(p, vextq_u8::<8>(p, p)));
+    }
 }
 
 /// The state `s` after absorbing eight blocks `data` (GCM's byte order) with one reduction:
@@ -151,8 +155,8 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 }
 
 /// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
-/// (the rest stays as it is) for the GHASH kernels; false, writing nothing, when this CPU
-/// cannot run them.
+/// and their Karatsuba keys from block [`KARATSUBA`] on (the rest stays as it is) for the
+/// GHASH kernels; false, writing nothing, when this CPU cannot run them.
 pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
     if !kernels::AES_ARMV8.runs() {
         return false;

@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::aesni::{load, reverse_mask, store};
-use crate::aes::ghash::{MAX_BATCH, POWERS, polyval_key};
+use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
 use crate::cpu::{kernel, kernels};
 
 /// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
@@ -62,6 +62,11 @@ fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
         }
         n *= 2;
     }
+    for i in 0..MAX_BATCH {
+        let p = load(&out[i], 0);
+        let key = _mm_xor_si128(p, _mm_shuffle_epi32::<78>(p));
+        store(&mut out[KARATSUBA + i], 0, key);
+    }
 }
 
 /// Eight blocks per reduction: each block times the power of H that brings it to the end.
@@ -92,8 +97,8 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 }
 
 /// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
-/// (the rest stays as it is) for the GHASH kernels; false, writing nothing, when this CPU
-/// cannot run them.
+/// and their Karatsuba keys from block [`KARATSUBA`] on (the rest stays as it is) for the
+/// GHASH kernels; false, writing nothing, when this CPU cannot run them.
 pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
     if !kernels::AES_NI.runs() {
         return false;

@@ -525,7 +525,8 @@ macro_rules! vaes_gcm {
         /// H^k at block `MAX_BATCH - k`, all in registers until the end: H^1 to H^`LANES`
         /// one by one into the first register (highest power in lane 0), then by doubling,
         /// the registers after the first m are the first m times the highest power so far,
-        /// in every lane (m independent multiplications, `LANES` powers each).
+        /// in every lane (m independent multiplications, `LANES` powers each). Each
+        /// register's Karatsuba keys go out with it.
         #[kernel($k)]
         fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
             const REGS: usize = MAX_BATCH / LANES;
@@ -550,15 +551,18 @@ macro_rules! vaes_gcm {
             }
             let table = out.as_flattened_mut();
             for (i, r) in regs.iter().enumerate() {
-                st(table, 16 * (MAX_BATCH - (i + 1) * LANES), *r);
+                let at = 16 * (MAX_BATCH - (i + 1) * LANES);
+                st(table, at, *r);
+                st(table, 16 * KARATSUBA + at, xor(*r, swap_halves(*r)));
             }
             crate::wipe::set(&mut regs, [zero(); REGS]);
             crate::wipe::set(&mut low, [_mm_setzero_si128(); LANES]);
         }
 
         /// Writes H^[`MAX_BATCH`] .. H^1 in the carry-less domain into the first
-        /// [`MAX_BATCH`] blocks of `out` (the rest stays as it is) for the GHASH kernels;
-        /// false, writing nothing, when this CPU cannot run them.
+        /// [`MAX_BATCH`] blocks of `out` and their Karatsuba keys from block [`KARATSUBA`]
+        /// on (the rest stays as it is) for the GHASH kernels; false, writing nothing, when
+        /// this CPU cannot run them.
         pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
             if !runs() {
                 return false;
