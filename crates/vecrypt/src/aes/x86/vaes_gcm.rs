@@ -7,27 +7,25 @@
 //! zmm module its whole-message kernel. `powers` makes a key's powers of H on the same
 //! registers, a register of powers per multiplication.
 //!
-//! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm); the hashed batches
-//! go in twos with one reduction, the first multiplied by the powers of H above the second's
-//! (so the powers table runs to H^64), and an odd last batch alone. GHASH multiplies by Karatsuba, three 64-bit carry-less products per block instead of
-//! four, two registers at a time: their halves' XORs share one register, multiplied by the
-//! two powers' Karatsuba keys side by side (a table after the powers of H), and each sum
-//! takes both registers' products in one three-way XOR. The pairs are spread over the AES
-//! rounds, the pair that carries the GHASH state last; an empty `asm!` pin after each round
-//! keeps the compiler from gathering the multiplications in one place (without the pins
-//! it does, and the kernel runs about a sixth slower).
-//! When no counter of a batch carries out of its low byte, each register of whitened
-//! counters is one XOR: the whitened common part of the batch's counter blocks (remade when
-//! the low byte wraps) and their low bytes loaded from a table. Otherwise each register is
-//! added, byte-reversed and whitened on its own. Against the earlier form (one byte reversal
-//! per batch, an addition to the last byte and the whitening XOR per register) that is
-//! nine vector operations fewer per batch of eight registers. On Emerald Rapids, 16 KiB on
-//! VAES-512, `vecrypt speed --full` run alternately on both forms (medians of five): seal
-//! +2.6% and open +1.4% with AES-128, seal -1% and open +2.8% with AES-256; the ymm
-//! backend within 1.6% either way. The OpenSSL 4 bench then measured AES-128 sealing at
-//! 16.55 and 16.57 GB/s, as with the earlier form (16.50 to 16.56): a gain of a few
-//! percent at most. Each batch's sums also start from its first pair's products instead of
-//! three XORs into zeros.
+//! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm); the hashed batches go in
+//! twos with one reduction, the first multiplied by the powers of H above the second's (so the
+//! powers table runs to H^64), and an odd last batch alone. GHASH multiplies by Karatsuba, three
+//! 64-bit carry-less products per block instead of four, two registers at a time: their halves'
+//! XORs share one register, multiplied by the two powers' Karatsuba keys side by side (a table
+//! after the powers of H), and each sum takes both registers' products in one three-way XOR. The
+//! pairs are spread over the AES rounds, the pair that carries the GHASH state last; an empty
+//! `asm!` pin after each round keeps the compiler from gathering the multiplications in one place
+//! (without the pins it does, and the kernel runs about a sixth slower). When no counter of a batch
+//! carries out of its low byte, each register of whitened counters is one XOR: the whitened common
+//! part of the batch's counter blocks (remade when the low byte wraps) and their low bytes loaded
+//! from a table. Otherwise each register is added, byte-reversed and whitened on its own. Against
+//! the earlier form (one byte reversal per batch, an addition to the last byte and the whitening
+//! XOR per register) that is nine vector operations fewer per batch of eight registers. On Emerald
+//! Rapids, 16 KiB on VAES-512, `vecrypt speed --full` run alternately on both forms (medians of
+//! five): seal +2.6% and open +1.4% with AES-128, seal -1% and open +2.8% with AES-256; the ymm
+//! backend within 1.6% either way. The OpenSSL 4 bench then measured AES-128 sealing at 16.55 and
+//! 16.57 GB/s, as with the earlier form (16.50 to 16.56): a gain of a few percent at most. Each
+//! batch's sums also start from its first pair's products instead of three XORs into zeros.
 //!
 //! Bound on AMD Zen 5 (EPYC, 4.1 to 4.3 GHz), from loops of independent instructions on zmm
 //! registers: VAESENC issues two a cycle (latency 4); VPCLMULQDQ one every two cycles at
@@ -51,24 +49,23 @@
 //! do not hide under the AES rounds, the rounds hide under them, and the multiplier sets a
 //! ceiling of about 43 GB/s that no schedule passes.
 //!
-//! Sealing 16 KiB through the API (the whole-message kernel of the zmm module, tag
-//! included), the kernel runs at 31.0 to 32.4 GB/s with AES-128 and 25.6 to 28.3 GB/s with
-//! AES-256, 0.74 to 0.80 of the bound as `--bounds` times it; on 256 KiB messages at about
-//! 35 and 30.5 GB/s. One reduction per batch, as before, sealed 5.1% (AES-128) and 3.5%
-//! (AES-256) slower in the same runs (medians of five). The cost of a reduction is not its operations but its dependent tail: the
-//! loop as compiled, run on its own in assembly, took 65 cycles per 512 bytes with a
-//! reduction per batch, 57 with the reduction's 17 instructions taken out, 64 with only
-//! its two multiplications made XORs, and 65 with the reduced state no longer carried to the
-//! next batch; with a reduction every two batches, 61.5, and every four, 60. Two batches
-//! keep the powers table at 2 KiB per key. Other changes left the fraction where it was:
-//! feeding each batch a zero state instead of the reduced one (the latency of the
-//! loop-carried chain is not what holds the kernel back); spreading the hashing over every
-//! round, two multiplications after nearly every round instead of six after every other
-//! (+0.5%); reducing a batch's sums at the start of the next batch instead of at its end
-//! (unchanged). Earlier measurements, on 16 KiB messages with a reduction per batch (medians
-//! of 15, several runs, CTR in the same process): AES-128 sealed at 27.6 to 30.0 GB/s, 0.57x
-//! to 0.60x CTR's 47 to 50 GB/s (22.5 GB/s, 0.46x, with the schoolbook products and the
-//! multiplications gathered), AES-256 at 24.6 to 26.4 GB/s, 0.75x to 0.79x CTR.
+//! Sealing 16 KiB through the API (the whole-message kernel of the zmm module, tag included), the
+//! kernel runs at 31.0 to 32.4 GB/s with AES-128 and 25.6 to 28.3 GB/s with AES-256, 0.74 to 0.80
+//! of the bound as `--bounds` times it; on 256 KiB messages at about 35 and 30.5 GB/s. One
+//! reduction per batch, as before, sealed 5.1% (AES-128) and 3.5% (AES-256) slower in the same runs
+//! (medians of five). The cost of a reduction is not its operations but its dependent tail: the
+//! loop as compiled, run on its own in assembly, took 65 cycles per 512 bytes with a reduction per
+//! batch, 57 with the reduction's 17 instructions taken out, 64 with only its two multiplications
+//! made XORs, and 65 with the reduced state no longer carried to the next batch; with a reduction
+//! every two batches, 61.5, and every four, 60. Two batches keep the powers table at 2 KiB per key.
+//! Other changes left the fraction where it was: feeding each batch a zero state instead of the
+//! reduced one (the latency of the loop-carried chain is not what holds the kernel back); spreading
+//! the hashing over every round, two multiplications after nearly every round instead of six after
+//! every other (+0.5%); reducing a batch's sums at the start of the next batch instead of at its
+//! end (unchanged). Earlier measurements, on 16 KiB messages with a reduction per batch (medians of
+//! 15, several runs, CTR in the same process): AES-128 sealed at 27.6 to 30.0 GB/s, 0.57x to 0.60x
+//! CTR's 47 to 50 GB/s (22.5 GB/s, 0.46x, with the schoolbook products and the multiplications
+//! gathered), AES-256 at 24.6 to 26.4 GB/s, 0.75x to 0.79x CTR.
 //!
 //! On Intel Emerald Rapids (3.0 GHz) the AES rounds are the bound instead: VAESENC issues
 //! once a cycle on zmm, 80 cycles per batch with AES-128, and the multiplications (one a
