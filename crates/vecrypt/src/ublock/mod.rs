@@ -8,8 +8,9 @@
 //!   of a key made for the paper's layout: two blocks per byte, four blocks and up to four
 //!   keys per step (`x86/paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
 //! - three 128-bit blocks or two 256-bit ones and more: bit-planes inside the nibble
-//!   (`bitslice.rs`) on 256-bit registers (`x86/planes_ymm.rs`, eight blocks a batch, a
-//!   short call padded), and on 512-bit registers above 256 bytes (`x86/planes_zmm.rs`);
+//!   (`bitslice.rs`) on 256-bit registers (`x86/planes_ymm.rs`, 256 bytes a batch, a short
+//!   last batch padded unless it would run slower than its blocks one at a time), and on
+//!   512-bit registers above 256 bytes (`x86/planes_zmm.rs`, 512 bytes a batch);
 //! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI, and
 //!   over 256 blocks or more on AVX2: one register per state bit (`full_slice/`,
 //!   `transpose.rs`, `x86/sliced_*.rs`) for the whole batches, the rest by its own length;

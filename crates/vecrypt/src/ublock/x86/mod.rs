@@ -107,8 +107,8 @@ fn ymm_full_batch<V: Variant>() -> usize {
     }
 }
 
-/// Fewest bytes a single-key call runs on the 256-bit bit-plane kernel (one batch of eight
-/// blocks, the rest padded), below which it goes a block at a time: three 128-bit blocks
+/// Fewest bytes a single-key call runs on the 256-bit bit-plane kernel (one batch of 256
+/// bytes, the rest padded), below which it goes a block at a time: three 128-bit blocks
 /// or two 256-bit ones. Measured on Emerald Rapids, ECB encryption of uBlock-128/128 takes
 /// 75, 132 and 263 ns for one to three blocks a block at a time and 238 to 250 ns for two
 /// to eight on the bit-plane kernel; uBlock-128/256 110, 202 and 369 against 339 to 351;
@@ -119,46 +119,28 @@ const fn planes_from<V: Variant>() -> usize {
     if V::BLOCK == 16 { 3 * 16 } else { 2 * V::BLOCK }
 }
 
-/// The bit-plane paths' split of a call: the front for the kernel, and the rest, a block at a
-/// time through the path of its own length. The rest is what would fill the last batch to
-/// fewer than [`planes_from`] bytes, which a whole padded batch runs slower than a block at a
-/// time. Measured on Emerald Rapids, ECB encryption, before and after (ns): on AVX2,
+/// Bytes at the front of a call of `len` bytes that a bit-plane path runs on its kernel; the
+/// rest, like the fully bitsliced paths' rest, takes the path of its own length, a block at
+/// a time. The rest is what would fill the last batch (256 bytes on ymm, 512 on zmm) to
+/// fewer than [`planes_from`] bytes, which a whole padded batch runs slower than a block at
+/// a time. Measured on Emerald Rapids, ECB encryption, before and after (ns): on AVX2,
 /// uBlock-128/128 17, 18 and 33 blocks 461, 461 and 682 against 293, 357 and 511,
 /// uBlock-256/256 9 and 17 blocks 656 and 976 against 540 and 860; on AVX-512 (zmm batches)
 /// uBlock-128/128 33 blocks 462 against 306, uBlock-256/256 17 blocks 658 against 554. CTR
 /// and CBC decryption gain less or as much; other lengths are unchanged.
-fn split_planes<V: Variant>(path: Path, buf: &mut [u8]) -> (&mut [u8], &mut [u8]) {
+fn planes_front<V: Variant>(path: Path, len: usize) -> usize {
     let blocks = if path == Path::Zmm {
         planes_zmm::streams::<V>()
     } else {
         planes_ymm::streams::<V>()
     };
     let batch = blocks * V::BLOCK;
-    let rest = buf.len() % batch;
-    let front = if buf.len() > batch && rest < planes_from::<V>() {
-        buf.len() - rest
+    let rest = len % batch;
+    if len > batch && rest < planes_from::<V>() {
+        len - rest
     } else {
-        buf.len()
-    };
-    buf.split_at_mut(front)
-}
-
-/// Runs a bit-plane path: `kernel` (told whether it is the zmm one) on the front of `buf`
-/// that [`split_planes`] gives it, then, when it ran, `rest` on the rest; `chain` is the
-/// counter or chaining block both carry. Whether the kernel ran.
-fn on_planes<V: Variant, S: ?Sized>(
-    path: Path,
-    chain: &mut S,
-    buf: &mut [u8],
-    kernel: impl FnOnce(&mut S, bool, &mut [u8]) -> bool,
-    rest: impl FnOnce(&mut S, &mut [u8]),
-) -> bool {
-    let (front, tail) = split_planes::<V>(path, buf);
-    let done = kernel(chain, path == Path::Zmm, front);
-    if done && !tail.is_empty() {
-        rest(chain, tail);
+        len
     }
-    done
 }
 
 fn path<V: Variant>(c: &Ublock<V>, len: usize) -> Path {
@@ -202,18 +184,19 @@ pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> b
         (Path::Nibbles { vex }, false) if fresh => {
             nibbles::encrypt_one_with_key::<V>(&c.key[..V::KEY], buf, vex)
         }
-        (p @ (Path::Zmm | Path::Ymm), _) => on_planes::<V, _>(
-            p,
-            &mut (),
-            buf,
-            |_, zmm, front| match (zmm, decrypt) {
-                (true, false) => planes_zmm::ecb_encrypt::<V>(planes(c), front),
-                (true, true) => planes_zmm::ecb_decrypt::<V>(planes(c), front),
-                (false, false) => planes_ymm::ecb_encrypt::<V>(planes(c), front),
-                (false, true) => planes_ymm::ecb_decrypt::<V>(planes(c), front),
-            },
-            |_, rest| c.run_ecb(rest, decrypt),
-        ),
+        (p @ (Path::Zmm | Path::Ymm), _) => {
+            let (front, rest) = buf.split_at_mut(planes_front::<V>(p, buf.len()));
+            let ran = match (p, decrypt) {
+                (Path::Zmm, false) => planes_zmm::ecb_encrypt::<V>(planes(c), front),
+                (Path::Zmm, true) => planes_zmm::ecb_decrypt::<V>(planes(c), front),
+                (_, false) => planes_ymm::ecb_encrypt::<V>(planes(c), front),
+                (_, true) => planes_ymm::ecb_decrypt::<V>(planes(c), front),
+            };
+            if ran {
+                c.run_ecb(rest, decrypt);
+            }
+            ran
+        }
         (Path::Paired, false) => paired::ecb_encrypt::<V>(c.rk(), buf),
         (Path::Paired, true) => paired::ecb_decrypt::<V>(c.rk(), buf),
         (Path::Nibbles { vex }, false) => nibbles::ecb_encrypt::<V>(c.rk(), buf, vex),
@@ -239,19 +222,18 @@ pub(super) fn ctr<V: Variant>(c: &Ublock<V>, counter: &mut [u8], buf: &mut [u8])
             c.run_ctr(counter, &mut buf[done..]);
             true
         }
-        p @ (Path::Zmm | Path::Ymm) => on_planes::<V, _>(
-            p,
-            counter,
-            buf,
-            |counter, zmm, front| {
-                if zmm {
-                    planes_zmm::ctr::<V>(planes(c), counter, front)
-                } else {
-                    planes_ymm::ctr::<V>(planes(c), counter, front)
-                }
-            },
-            |counter, rest| c.run_ctr(counter, rest),
-        ),
+        p @ (Path::Zmm | Path::Ymm) => {
+            let (front, rest) = buf.split_at_mut(planes_front::<V>(p, buf.len()));
+            let ran = if p == Path::Zmm {
+                planes_zmm::ctr::<V>(planes(c), counter, front)
+            } else {
+                planes_ymm::ctr::<V>(planes(c), counter, front)
+            };
+            if ran {
+                c.run_ctr(counter, rest);
+            }
+            ran
+        }
         _ => false,
     }
 }
@@ -286,19 +268,18 @@ pub(super) fn cbc_decrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u
             c.run_cbc_decrypt(iv, &mut buf[done..]);
             true
         }
-        p @ (Path::Zmm | Path::Ymm) => on_planes::<V, _>(
-            p,
-            iv,
-            buf,
-            |iv, zmm, front| {
-                if zmm {
-                    planes_zmm::cbc_decrypt::<V>(planes(c), iv, front)
-                } else {
-                    planes_ymm::cbc_decrypt::<V>(planes(c), iv, front)
-                }
-            },
-            |iv, rest| c.run_cbc_decrypt(iv, rest),
-        ),
+        p @ (Path::Zmm | Path::Ymm) => {
+            let (front, rest) = buf.split_at_mut(planes_front::<V>(p, buf.len()));
+            let ran = if p == Path::Zmm {
+                planes_zmm::cbc_decrypt::<V>(planes(c), iv, front)
+            } else {
+                planes_ymm::cbc_decrypt::<V>(planes(c), iv, front)
+            };
+            if ran {
+                c.run_cbc_decrypt(iv, rest);
+            }
+            ran
+        }
         _ => false,
     }
 }
