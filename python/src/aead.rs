@@ -1,0 +1,272 @@
+//! `vecrypt.aead`: the AEADs, each `encrypt(nonce, data, associated_data)` returning the
+//! ciphertext followed by a 16-byte tag, and `decrypt` raising `InvalidTag`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyType};
+
+use vecrypt::aes::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
+use vecrypt::kuznyechik::{KuznyechikGcm, KuznyechikMgm};
+use vecrypt::ublock::{Ublock128_256Gcm, Ublock128Gcm};
+
+use crate::{InvalidTag, bytes_like, detach_over, lib_err, opt_bytes_like, random_bytes};
+
+const TAG: usize = 16;
+
+/// One keyed AEAD of any algorithm; the key schedules are wiped when it is dropped.
+enum Keyed {
+    Aes128(Aes128Gcm),
+    Aes192(Aes192Gcm),
+    Aes256(Aes256Gcm),
+    KuznyechikMgm(KuznyechikMgm),
+    KuznyechikGcm(KuznyechikGcm),
+    Ublock128(Ublock128Gcm),
+    Ublock256(Ublock128_256Gcm),
+}
+
+macro_rules! each {
+    ($k:expr, $c:ident => $e:expr) => {
+        match $k {
+            Keyed::Aes128($c) => $e,
+            Keyed::Aes192($c) => $e,
+            Keyed::Aes256($c) => $e,
+            Keyed::KuznyechikMgm($c) => $e,
+            Keyed::KuznyechikGcm($c) => $e,
+            Keyed::Ublock128($c) => $e,
+            Keyed::Ublock256($c) => $e,
+        }
+    };
+}
+
+impl Keyed {
+    fn encrypt(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], vecrypt::Error> {
+        each!(self, c => c.encrypt_detached(nonce, aad, buf))
+    }
+
+    fn decrypt(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), vecrypt::Error> {
+        each!(self, c => c.decrypt_detached(nonce, aad, buf, tag))
+    }
+
+    fn backend(&self) -> vecrypt::Backend {
+        each!(self, c => c.backend())
+    }
+}
+
+/// What every AEAD class shares: `encrypt` and `decrypt`.
+#[pyclass(subclass, frozen, module = "vecrypt.aead", name = "AEAD")]
+pub struct Aead {
+    keyed: Keyed,
+}
+
+#[pymethods]
+impl Aead {
+    /// Encrypts and authenticates `data`, authenticates `associated_data` (or nothing when it
+    /// is None), and returns the ciphertext followed by the 16-byte tag. A nonce must never
+    /// repeat under one key.
+    #[pyo3(signature = (nonce, data, associated_data = None))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let nonce = bytes_like(nonce, "nonce")?;
+        let data = bytes_like(data, "data")?;
+        let aad = opt_bytes_like(associated_data, "associated_data")?;
+        let (nonce, text) = (nonce.as_slice(), data.as_slice());
+        let aad = aad.as_ref().map_or(&[][..], |a| a.as_slice());
+        let n = text.len();
+        let len = n
+            .checked_add(TAG)
+            .ok_or_else(|| PyValueError::new_err("data too long"))?;
+        PyBytes::new_with(py, len, |out| {
+            let (body, tag_out) = out.split_at_mut(n);
+            let tag = detach_over(py, n + aad.len(), || {
+                body.copy_from_slice(text);
+                self.keyed.encrypt(nonce, aad, body)
+            })
+            .map_err(lib_err)?;
+            tag_out.copy_from_slice(&tag);
+            Ok(())
+        })
+    }
+
+    /// Checks the tag at the end of `data` against the nonce, the ciphertext and
+    /// `associated_data`, and returns the plaintext. Raises `InvalidTag` when they do not
+    /// match (or `data` is shorter than a tag); no plaintext is released then.
+    #[pyo3(signature = (nonce, data, associated_data = None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let nonce = bytes_like(nonce, "nonce")?;
+        let data = bytes_like(data, "data")?;
+        let aad = opt_bytes_like(associated_data, "associated_data")?;
+        let (nonce, sealed) = (nonce.as_slice(), data.as_slice());
+        let aad = aad.as_ref().map_or(&[][..], |a| a.as_slice());
+        let Some(n) = sealed.len().checked_sub(TAG) else {
+            return Err(InvalidTag::new_err(()));
+        };
+        let (text, tag) = sealed.split_at(n);
+        PyBytes::new_with(py, n, |out| {
+            detach_over(py, n + aad.len(), || {
+                out.copy_from_slice(text);
+                self.keyed.decrypt(nonce, aad, out, tag)
+            })
+            .map_err(lib_err)
+        })
+    }
+
+    /// The backend this key runs on.
+    #[getter]
+    fn backend(&self) -> &'static str {
+        self.keyed.backend().name()
+    }
+}
+
+fn key_of<'py>(key: &Bound<'py, PyAny>) -> PyResult<crate::Input<'py>> {
+    bytes_like(key, "key")
+}
+
+/// AES-GCM (NIST SP 800-38D) with a 128-, 192- or 256-bit key. Nonces of any length from
+/// 1 byte (12 recommended: other lengths are hashed into the counter block), 16-byte tags.
+#[pyclass(extends = Aead, frozen, module = "vecrypt.aead")]
+pub struct AESGCM;
+
+#[pymethods]
+impl AESGCM {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let key = key_of(key)?;
+        let k = key.as_slice();
+        let keyed = match k.len() {
+            16 => Keyed::Aes128(Aes128Gcm::from_key(k).map_err(lib_err)?),
+            24 => Keyed::Aes192(Aes192Gcm::from_key(k).map_err(lib_err)?),
+            32 => Keyed::Aes256(Aes256Gcm::from_key(k).map_err(lib_err)?),
+            n => {
+                return Err(PyValueError::new_err(format!(
+                    "AESGCM key must be 128, 192, or 256 bits, got {} bits",
+                    8 * n
+                )));
+            }
+        };
+        Ok(PyClassInitializer::from(Aead { keyed }).add_subclass(AESGCM))
+    }
+
+    /// A random key of `bit_length` bits (128, 192 or 256).
+    #[classmethod]
+    fn generate_key<'py>(
+        _cls: &Bound<'py, PyType>,
+        bit_length: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if ![128, 192, 256].contains(&bit_length) {
+            return Err(PyValueError::new_err("bit_length must be 128, 192, or 256"));
+        }
+        let key = random_bytes(bit_length / 8)?;
+        Ok(PyBytes::new(_cls.py(), &key))
+    }
+}
+
+/// Kuznyechik-MGM (RFC 9058): a 256-bit key, a 16-byte nonce whose top bit is zero, and a
+/// 16-byte tag.
+#[pyclass(extends = Aead, frozen, module = "vecrypt.aead")]
+pub struct KuznyechikMGM;
+
+#[pymethods]
+impl KuznyechikMGM {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let key = key_of(key)?;
+        let keyed = Keyed::KuznyechikMgm(KuznyechikMgm::from_key(key.as_slice()).map_err(lib_err)?);
+        Ok(PyClassInitializer::from(Aead { keyed }).add_subclass(KuznyechikMGM))
+    }
+
+    /// A random 256-bit key.
+    #[classmethod]
+    fn generate_key<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(cls.py(), &random_bytes(32)?))
+    }
+}
+
+/// GCM over Kuznyechik: a 256-bit key, nonces of any length from 1 byte (12 recommended),
+/// 16-byte tags.
+#[pyclass(extends = Aead, frozen, module = "vecrypt.aead")]
+pub struct KuznyechikGCM;
+
+#[pymethods]
+impl KuznyechikGCM {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let key = key_of(key)?;
+        let keyed = Keyed::KuznyechikGcm(KuznyechikGcm::from_key(key.as_slice()).map_err(lib_err)?);
+        Ok(PyClassInitializer::from(Aead { keyed }).add_subclass(KuznyechikGCM))
+    }
+
+    /// A random 256-bit key.
+    #[classmethod]
+    fn generate_key<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(cls.py(), &random_bytes(32)?))
+    }
+}
+
+/// GCM over uBlock-128: uBlock-128/128 with a 16-byte key, uBlock-128/256 with a 32-byte
+/// key; nonces of any length from 1 byte (12 recommended), 16-byte tags.
+#[pyclass(extends = Aead, frozen, module = "vecrypt.aead")]
+pub struct UBlockGCM;
+
+#[pymethods]
+impl UBlockGCM {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let key = key_of(key)?;
+        let k = key.as_slice();
+        let keyed = match k.len() {
+            16 => Keyed::Ublock128(Ublock128Gcm::from_key(k).map_err(lib_err)?),
+            32 => Keyed::Ublock256(Ublock128_256Gcm::from_key(k).map_err(lib_err)?),
+            n => {
+                return Err(PyValueError::new_err(format!(
+                    "UBlockGCM key must be 128 or 256 bits, got {} bits",
+                    8 * n
+                )));
+            }
+        };
+        Ok(PyClassInitializer::from(Aead { keyed }).add_subclass(UBlockGCM))
+    }
+
+    /// A random key of `bit_length` bits: 128 (uBlock-128/128) or 256 (uBlock-128/256).
+    #[classmethod]
+    #[pyo3(signature = (bit_length = 256))]
+    fn generate_key<'py>(
+        cls: &Bound<'py, PyType>,
+        bit_length: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if ![128, 256].contains(&bit_length) {
+            return Err(PyValueError::new_err("bit_length must be 128 or 256"));
+        }
+        Ok(PyBytes::new(cls.py(), &random_bytes(bit_length / 8)?))
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Aead>()?;
+    m.add_class::<AESGCM>()?;
+    m.add_class::<KuznyechikMGM>()?;
+    m.add_class::<KuznyechikGCM>()?;
+    m.add_class::<UBlockGCM>()?;
+    Ok(())
+}

@@ -1,0 +1,150 @@
+//! The native part of the `vecrypt` Python package. The public modules (`vecrypt.aead`,
+//! `vecrypt.ciphers`, `vecrypt.cmac`, `vecrypt.kem`, `vecrypt.seal`) re-export the classes
+//! and functions defined here.
+//!
+//! Conventions kept everywhere: any bytes-like object is accepted as input, `bytes` is
+//! returned, a wrong length or key is `ValueError`, a failed authentication is
+//! `vecrypt.InvalidTag`. Inputs that can change under us (anything but `bytes`) are copied
+//! before the GIL is released, which every call on more than [`DETACH_AT`] bytes does.
+
+// The Rust types carry the Python class names, which follow pyca's (`AESGCM`, `CBC`).
+#![allow(clippy::upper_case_acronyms)]
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView};
+use zeroize::Zeroizing;
+
+mod aead;
+mod ciphers;
+mod kem;
+mod seal;
+
+create_exception!(
+    vecrypt,
+    InvalidTag,
+    PyException,
+    "Authentication failed: the tag does not match the key, nonce, data and associated data."
+);
+create_exception!(
+    vecrypt,
+    InvalidSignature,
+    PyException,
+    "A MAC did not verify."
+);
+create_exception!(
+    vecrypt,
+    AlreadyFinalized,
+    PyException,
+    "The context was finalized and takes no more calls."
+);
+
+/// Calls on more bytes than this run with the GIL released.
+pub(crate) const DETACH_AT: usize = 4096;
+
+/// Runs `f` with the GIL released when the call handles more than [`DETACH_AT`] bytes.
+pub(crate) fn detach_over<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Send) -> T {
+    if len > DETACH_AT { py.detach(f) } else { f() }
+}
+
+/// A bytes-like argument: a `bytes` object borrowed as it is (it cannot change), or a copy
+/// of anything else that exports bytes, wiped when dropped.
+pub(crate) enum Input<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    Owned(Zeroizing<Vec<u8>>),
+}
+
+impl Input<'_> {
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        match self {
+            Input::Bytes(b) => b.as_bytes(),
+            Input::Owned(v) => v,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+}
+
+/// Reads a bytes-like argument called `what`: `bytes`, `bytearray`, `memoryview` or any
+/// object with the buffer protocol. Anything else is a `TypeError`.
+pub(crate) fn bytes_like<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Input<'py>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Input::Bytes(b.clone()));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Input::Owned(Zeroizing::new(b.to_vec())));
+    }
+    let view = PyMemoryView::from(obj)
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be bytes-like")))?;
+    let copy = view.call_method0("tobytes")?;
+    let copy = copy
+        .cast_into::<PyBytes>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be bytes-like")))?;
+    Ok(Input::Bytes(copy))
+}
+
+/// An optional bytes-like argument; `None` is empty.
+pub(crate) fn opt_bytes_like<'py>(
+    obj: Option<&Bound<'py, PyAny>>,
+    what: &str,
+) -> PyResult<Option<Input<'py>>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => bytes_like(o, what).map(Some),
+    }
+}
+
+/// A library error as a Python exception: a failed tag check is `InvalidTag`, the rest
+/// (lengths, keys, parameters) `ValueError`.
+pub(crate) fn lib_err(e: vecrypt::Error) -> PyErr {
+    match e {
+        vecrypt::Error::AuthenticationFailed => InvalidTag::new_err(()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// `len` bytes from the operating system's random source.
+pub(crate) fn random_bytes(len: usize) -> PyResult<Zeroizing<Vec<u8>>> {
+    let mut out = Zeroizing::new(vec![0u8; len]);
+    getrandom::fill(&mut out)
+        .map_err(|e| PyErr::new::<pyo3::exceptions::PyOSError, _>(e.to_string()))?;
+    Ok(out)
+}
+
+/// Which backend every algorithm runs on, on this CPU, as `{algorithm: backend}`: the
+/// block ciphers (AES, Kuznyechik and uBlock, by key size) and Aigis-enc. The choice is the
+/// library's automatic one, or the one forced by the `VECRYPT_BACKEND` environment variable.
+#[pyfunction]
+fn backends(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    for info in vecrypt::registry::ciphers() {
+        let key = Zeroizing::new(vec![0u8; info.key_len]);
+        let cipher = (info.new)(&key, None).map_err(lib_err)?;
+        out.set_item(info.name, cipher.backend().name())?;
+    }
+    let aigis = vecrypt::aigis::Aigis::new(
+        vecrypt::aigis::ParamSet::Aigis2,
+        vecrypt::aigis::HashMode::Shake,
+    );
+    out.set_item("aigis-enc", aigis.backend().name())?;
+    Ok(out)
+}
+
+/// The native module, `vecrypt._vecrypt`.
+#[pymodule]
+fn _vecrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("InvalidTag", py.get_type::<InvalidTag>())?;
+    m.add("InvalidSignature", py.get_type::<InvalidSignature>())?;
+    m.add("AlreadyFinalized", py.get_type::<AlreadyFinalized>())?;
+    m.add_function(wrap_pyfunction!(backends, m)?)?;
+    aead::register(m)?;
+    ciphers::register(m)?;
+    kem::register(m)?;
+    seal::register(m)?;
+    Ok(())
+}
