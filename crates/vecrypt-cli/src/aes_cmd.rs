@@ -9,7 +9,7 @@ use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::{Backend, Error};
 
 use crate::Failure;
-use crate::output::{read_input, write_atomic};
+use crate::output::{Replace, Secrecy, read_input, write_all};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,6 +37,9 @@ pub struct Args {
     /// Write the output to a file (created whole or not at all) instead of printing hex.
     #[arg(long = "out", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
     /// Force a backend (see `vecrypt info`); the default is the fastest this CPU runs.
     #[arg(long)]
     backend: Option<String>,
@@ -197,7 +200,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
     }
     match &args.output {
-        Some(path) => write_atomic(path, &data),
+        Some(path) => {
+            let replace = if args.force {
+                Replace::Allow
+            } else {
+                Replace::Refuse
+            };
+            write_all(&[(path, &data, Secrecy::Public, replace)])
+        }
         None => {
             println!("{}", hex::encode(&data));
             Ok(())

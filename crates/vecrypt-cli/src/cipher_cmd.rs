@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use vecrypt::registry::{self, DynCipher};
 
 use crate::Failure;
-use crate::output::{read_input, write_atomic};
+use crate::output::{Replace, Secrecy, read_input, write_all};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,6 +32,9 @@ pub struct Args {
     /// Write the output to a file (created whole or not at all) instead of printing hex.
     #[arg(long = "out", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
     /// ECB only: apply the cipher N times, feeding each output back (Monte Carlo test);
     /// N is 1 to 2^32.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_ITERATE))]
@@ -110,7 +113,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .map_err(|e| Failure::usage(format!("{}: {e}", args.alg)))?;
     }
     match &args.output {
-        Some(path) => write_atomic(path, &data),
+        Some(path) => {
+            let replace = if args.force {
+                Replace::Allow
+            } else {
+                Replace::Refuse
+            };
+            write_all(&[(path, &data, Secrecy::Public, replace)])
+        }
         None => {
             println!("{}", hex::encode(&data));
             Ok(())

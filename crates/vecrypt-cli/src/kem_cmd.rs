@@ -36,7 +36,7 @@ pub struct Args {
     /// Write the shared secret to this file instead of printing it in hex.
     #[arg(long, value_name = "FILE")]
     ss: Option<PathBuf>,
-    /// keygen: replace existing key files.
+    /// Replace an existing output file.
     #[arg(long)]
     force: bool,
     /// Fixed coins in hex (64 bytes for keygen, 32 for encaps) instead of system randomness.
@@ -195,6 +195,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         })
     };
     let name = set.name();
+    let replace = if args.force {
+        Replace::Allow
+    } else {
+        Replace::Refuse
+    };
     match args.op {
         Op::Keygen => {
             let pk_path = need(&args.pk, "--pk", "keygen")?;
@@ -208,11 +213,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
             let sk_file = Zeroizing::new(encode_kem_key(true, set, mode, &sk));
             let pk_file = encode_kem_key(false, set, mode, &pk);
-            let replace = if args.force {
-                Replace::Allow
-            } else {
-                Replace::Refuse
-            };
             write_all(&[
                 (sk_path, &sk_file, Secrecy::Secret, replace),
                 (pk_path, &pk_file, Secrecy::Public, replace),
@@ -230,11 +230,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 .map_err(|e| Failure::usage(format!("{name} public key: {e}")))?;
             match &args.ss {
                 Some(ss_path) => write_all(&[
-                    (ct_path, &ct, Secrecy::Public, Replace::Allow),
-                    (ss_path, &ss[..], Secrecy::Secret, Replace::Allow),
+                    (ct_path, &ct, Secrecy::Public, replace),
+                    (ss_path, &ss[..], Secrecy::Secret, replace),
                 ]),
                 None => {
-                    write_all(&[(ct_path, &ct, Secrecy::Public, Replace::Allow)])?;
+                    write_all(&[(ct_path, &ct, Secrecy::Public, replace)])?;
                     println!("{}", Zeroizing::new(hex::encode(&ss[..])).as_str());
                     Ok(())
                 }
@@ -256,7 +256,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 .decapsulate(sk, &ct)
                 .map_err(|e| Failure::usage(format!("{name} secret key: {e}")))?;
             match &args.ss {
-                Some(ss_path) => write_all(&[(ss_path, &ss[..], Secrecy::Secret, Replace::Allow)]),
+                Some(ss_path) => write_all(&[(ss_path, &ss[..], Secrecy::Secret, replace)]),
                 None => {
                     println!("{}", Zeroizing::new(hex::encode(&ss[..])).as_str());
                     Ok(())
