@@ -1,9 +1,9 @@
 //! AES-NI on 128-bit registers: eight independent blocks in flight to cover the three-cycle
 //! latency of AESENC at two issues per cycle. The key schedule of every x86 backend runs
-//! here too, on AESKEYGENASSIST and AESIMC: an AES-128 key object is made and dropped in
-//! about 95 ns on Intel Emerald Rapids, 870 with the portable schedule. Every entry checks
-//! the CPU and returns `false` without touching the data when the kernel cannot run, so that
-//! the caller takes the portable path; nothing here can run an unsupported instruction.
+//! here too, on AESENCLAST (see [`assist`]) and AESIMC (set-up times in `docs/perf/aes.md`).
+//! Every entry checks the CPU and returns `false` without touching the data when the kernel
+//! cannot run, so that the caller takes the portable path; nothing here can run an
+//! unsupported instruction.
 
 use core::arch::x86_64::*;
 
@@ -302,8 +302,7 @@ fn running_xor(k: __m128i) -> __m128i {
 /// does on AVX machines: the word, rotated or not, copied into every column, then AESENCLAST
 /// with the constant as its round key (ShiftRows leaves four equal columns as they are). On
 /// Intel cores AESKEYGENASSIST has several times the latency of AESENCLAST, and each step of
-/// the schedule waits for it: an AES-128 key now takes about 20% less time to set up on an
-/// Emerald Rapids core.
+/// the schedule waits for it (the measured gain is in `docs/perf/aes.md`).
 #[kernel(AES_NI)]
 #[inline]
 fn assist<const L: i32>(k: __m128i, rcon: u8) -> __m128i {

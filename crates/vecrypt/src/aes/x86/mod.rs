@@ -78,12 +78,9 @@ static VAES512: Kernels = Kernels {
 };
 
 /// Calls shorter than this (seven blocks or fewer) run ECB and CBC decryption on the AES-NI
-/// kernel on the VAES backends too. Measured on Emerald Rapids, AES-128: the AES-NI kernel
-/// takes 12.0 to 12.7 ns for one to five blocks, where the VAES kernels take 17 ns whenever
-/// the blocks do not fill their last register (one, two, three or five blocks on zmm; one,
-/// three or five on ymm) and 12.3 ns when they do; from eight blocks on VAES is faster
-/// (12.4 against 14.4 ns at eight, 13.4 against 26.2 at sixteen). CBC decryption likewise
-/// (12.6 to 13.6 against 17.2 to 19.7 ns). CMAC's one-block calls gain the same.
+/// kernel on the VAES backends too: a VAES call pays for whole registers even when the
+/// blocks do not fill its last one, and below eight blocks the AES-NI kernel measured faster
+/// (figures in `docs/perf/aes.md`). CMAC's one-block calls gain the same.
 const VAES_FROM: usize = 8 * 16;
 
 /// Whether a call of `len` bytes on `backend` runs on the AES-NI kernel instead (see

@@ -20,65 +20,18 @@
 //! part of the batch's counter blocks (remade when the low byte wraps) and their low bytes loaded
 //! from a table. Otherwise each register is added, byte-reversed and whitened on its own. Against
 //! the earlier form (one byte reversal per batch, an addition to the last byte and the whitening
-//! XOR per register) that is nine vector operations fewer per batch of eight registers. On Emerald
-//! Rapids, 16 KiB on VAES-512, `vecrypt speed --full` run alternately on both forms (medians of
-//! five): seal +2.6% and open +1.4% with AES-128, seal -1% and open +2.8% with AES-256; the ymm
-//! backend within 1.6% either way. The OpenSSL 4 bench then measured AES-128 sealing at 16.55 and
-//! 16.57 GB/s, as with the earlier form (16.50 to 16.56): a gain of a few percent at most. Each
+//! XOR per register) that is nine vector operations fewer per batch of eight registers. Each
 //! batch's sums also start from its first pair's products instead of three XORs into zeros.
 //!
-//! Bound on AMD Zen 5 (EPYC, 4.1 to 4.3 GHz), from loops of independent instructions on zmm
-//! registers: VAESENC issues two a cycle (latency 4); VPCLMULQDQ one every two cycles at
-//! every width, xmm, ymm or zmm (latency 5), beside the AES units (four VAESENC and one
-//! VPCLMULQDQ in 2.08 cycles, ten and four in 7.96); VPSHUFB shares a pipe with VAESENC
-//! (two and one in 1.32 cycles instead of 1.0) while VPSHUFD, VPADDD, VPXORD and VPTERNLOGD
-//! do not; simple integer operations have a latency of 2. With XORs added, ten VAESENC,
-//! three VPCLMULQDQ and 6, 9 or 12 XORs take 6.4, 7.1 and 7.8 cycles: the four vector pipes
-//! are the limit, a VPCLMULQDQ taking about three pipe-cycles of them. A batch of AES-128
-//! (80 AES rounds, 26 carry-less multiplications, about 70 other vector operations) then
-//! needs about 57 cycles, 7.1 per register, where CTR needs 5 (its AES rounds): GCM can reach
-//! about 0.70x CTR with AES-128 and 0.85x with AES-256.
-//!
-//! `vecrypt speed --bounds` measures that bound on the CPU it runs on: the loop's
-//! instructions as compiled (per 512 bytes with AES-128, before the table of low counter
-//! bytes: 80 AES rounds, 25 carry-less multiplications, 9 VPSHUFB, 56 other vector
-//! operations, 39 loads, 9 stores; now 8 VPSHUFB, 47 other, 47 loads) run without
-//! dependencies. On Zen 5 at 4.2 to 4.3 GHz they take about 56 core cycles, 38 to 39 GB/s
-//! (AES-256: 63 cycles, 34 GB/s); the 25 multiplications alone take 50, the multiplier's one
-//! every two cycles, where the AES rounds alone take 40. On this core the multiplications
-//! do not hide under the AES rounds, the rounds hide under them, and the multiplier sets a
-//! ceiling of about 43 GB/s that no schedule passes.
-//!
-//! Sealing 16 KiB through the API (the whole-message kernel of the zmm module, tag included), the
-//! kernel runs at 31.0 to 32.4 GB/s with AES-128 and 25.6 to 28.3 GB/s with AES-256, 0.74 to 0.80
-//! of the bound as `--bounds` times it; on 256 KiB messages at about 35 and 30.5 GB/s. One
-//! reduction per batch, as before, sealed 5.1% (AES-128) and 3.5% (AES-256) slower in the same runs
-//! (medians of five). The cost of a reduction is not its operations but its dependent tail: the
-//! loop as compiled, run on its own in assembly, took 65 cycles per 512 bytes with a reduction per
-//! batch, 57 with the reduction's 17 instructions taken out, 64 with only its two multiplications
-//! made XORs, and 65 with the reduced state no longer carried to the next batch; with a reduction
-//! every two batches, 61.5, and every four, 60. Two batches keep the powers table at 2 KiB per key.
-//! Other changes left the fraction where it was: feeding each batch a zero state instead of the
-//! reduced one (the latency of the loop-carried chain is not what holds the kernel back); spreading
-//! the hashing over every round, two multiplications after nearly every round instead of six after
-//! every other (+0.5%); reducing a batch's sums at the start of the next batch instead of at its
-//! end (unchanged). Earlier measurements, on 16 KiB messages with a reduction per batch (medians of
-//! 15, several runs, CTR in the same process): AES-128 sealed at 27.6 to 30.0 GB/s, 0.57x to 0.60x
-//! CTR's 47 to 50 GB/s (22.5 GB/s, 0.46x, with the schoolbook products and the multiplications
-//! gathered), AES-256 at 24.6 to 26.4 GB/s, 0.75x to 0.79x CTR.
-//!
-//! On Intel Emerald Rapids (3.0 GHz) the AES rounds are the bound instead: VAESENC issues
-//! once a cycle on zmm, 80 cycles per batch with AES-128, and the multiplications (one a
-//! cycle) fit beside them. The kernel runs at 0.86 to 0.88 of that bound with AES-128 and
-//! 0.94 to 0.97 with AES-256 (see the zmm module), which `--bounds` replays at 80 to 82
-//! and 112 to 116 cycles. Its vector operations other than the
-//! AES rounds (about 80 a batch, half of them able to issue only beside the AES unit, half
-//! on either pipe) leave little room: the two pipes that take 512-bit operations need 80
-//! cycles for the 160 of a batch even when perfectly shared. The two-batch reduction and
-//! the whole-message kernel, measured there against the code with one reduction per batch
-//! and the caller doing the tail (same-run medians of four, 16 KiB): seal +6.7% and open
-//! +7.7% with AES-128, seal +2.9% and open +6.1% with AES-256; 64-byte messages unchanged;
-//! the ymm backend within noise (seal -1.1%, open +3.6%).
+//! The bound, per batch of eight zmm registers with AES-128: 80 AES rounds, 25 carry-less
+//! multiplications (one reduction per two batches) and about 60 other vector operations.
+//! On a core with two 512-bit AES units the multiplier, which issues at half their rate and
+//! takes pipe slots from the other vector operations, is the limit and the rounds hide under
+//! the multiplications; on a core with one AES unit the rounds are the limit and the
+//! multiplications fit beside them. A reduction costs mainly its dependent tail, not its
+//! operations, hence one per two batches, which keeps the powers table at 2 KiB per key.
+//! `vecrypt speed --bounds` measures the bound and the kernel's fraction of it on the CPU it
+//! runs on; the figures measured so far are in `docs/perf/aes.md`.
 
 /// Blocks whose last byte counts from 0 to 255, the rest zero: the low bytes of the
 /// counter blocks of a GCM batch, read a register at a time (see `batch_counters`).
@@ -445,8 +398,8 @@ macro_rules! vaes_gcm {
         /// `run.previous`, is still to be hashed (by the caller, with what follows it). The
         /// hashed batches go in twos, `2 * GCM_REGS` registers per reduction: the first by
         /// the powers H^(2n) down to H^(n+1) of a batch of n blocks, the second by H^n down
-        /// to H^1, the reduction after it (with a reduction per batch the kernel sealed 3.5%
-        /// to 5% slower on Zen 5; see the module docs).
+        /// to H^1, the reduction after it (a reduction per batch measured slower; see
+        /// `docs/perf/aes.md`).
         #[kernel($k)]
         fn gcm_batches<const NR: usize, const DECRYPT: bool>(
             keys: &GcmKeys,

@@ -16,35 +16,12 @@
 //! operations, one carry-less multiplication and one XOR. The tweak key's encryption of
 //! the first tweak runs inside the kernel too, on an xmm register, and the last, partly
 //! filled step is loaded and stored under masks.
-//!
-//! Measured on AMD Zen 5 (EPYC, 4.1 GHz), AES-128, 16 KiB data units, medians: zmm 44 GB/s,
-//! 0.92x the zmm CTR kernel in the same run (0.62x before the tweak registers advanced
-//! side by side); ymm 20 GB/s. AES issues two zmm rounds a cycle there, so ECB's bound is
-//! 5 core cycles per register of four blocks. The XTS loop's instructions (per 512 bytes
-//! with AES-128: ECB's AES rounds, 8 carry-less multiplications, 40 other vector
-//! operations, 8 loads, 8 stores) take no longer than ECB's when run without dependencies
-//! (`vecrypt speed --bounds`: about 40 core cycles, 54 GB/s at 4.3 GHz; AES-256 55 to 56
-//! cycles): the tweak step's multiplication runs beside the AES units, not in their
-//! slots. The kernel reaches 0.83 to 0.85 of that bound with either key size (45.5 to 46
-//! GB/s with AES-128), as the eight-register GCM loop reaches 0.77 to 0.79 of its own while
-//! ECB, sixteen registers a step, reaches 1.00: what holds it is likely the chains of
-//! dependent rounds of eight registers a step, not the pipes. Other zmm steps measured in the
-//! same way: two 64-bit shifts, a byte shift and the multiplication, 0.81x to 0.85x CTR;
-//! two byte shifts and the multiplication, 0.78x; byte shifts with the carry folded by
-//! three more shifts instead of the multiplication, 0.74x. The shift and shuffle units
-//! evidently share ports with the AES units, so the word rotation's one shuffle is cheapest.
-//! On ymm the two byte shifts and the multiplication measured best (x^16 a step).
-//!
-//! On Intel Emerald Rapids (3.0 GHz) the one 512-bit AES unit issues a round a cycle, so
-//! the AES rounds alone take 80 core cycles per 512 bytes with AES-128 (19 GB/s) and 112
-//! with AES-256, and the loop's other instructions fit beside them (`vecrypt speed
-//! --bounds`: 79 to 81 and 112 cycles). There 512-bit 64-bit shifts issue only on the AES
-//! unit's port: with the tweak step's top word taken by one, eight of them per 512 bytes
-//! took AES slots and the kernel ran at 0.84 and 0.88 of the bound (16.3 to 16.4 GB/s,
-//! 0.86x CTR). Taken by a byte shift of the lane (the shuffle port), it runs at 0.97 and
-//! 0.99 (18.6 to 19.1 GB/s with AES-128, 0.97x to 0.99x the CTR kernel in the same runs;
-//! AES-256 13.4 to 13.8 GB/s, 0.97x to 0.99x). Zen 5 keeps the 64-bit shift it was
-//! measured with.
+//! Per 512 bytes with AES-128 the loop is ECB's 80 AES rounds plus 8 carry-less
+//! multiplications, about 40 other vector operations, 8 loads and 8 stores; the tweak step
+//! runs beside the AES units, not in their slots, as long as it avoids their ports. Cores
+//! with one 512-bit AES unit issue 512-bit 64-bit shifts only on that unit's port, so there
+//! the step takes a byte shift of the lane instead (`xts_byte_shift`). The measurements
+//! behind both forms are in `docs/perf/aes.md`.
 
 macro_rules! vaes_xts {
     ($k:ident) => {

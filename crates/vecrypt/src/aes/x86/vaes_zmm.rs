@@ -1,97 +1,28 @@
 //! VAES on 512-bit registers, four blocks each: the width's primitives, then the kernels of
 //! `vaes_blocks`, `vaes_gcm` and `vaes_xts` expanded over them, and [`gcm_message`], GCM of
-//! a whole message in one call. Four registers are kept in flight to cover the
-//! three-cycle latency of VAESENC at one issue per cycle (Intel's figures); ECB, with
-//! nothing to do between the rounds, takes sixteen registers (64 blocks) a step. On Zen 5,
-//! where VAESENC takes four cycles and issues twice a cycle, the out-of-order core overlaps
-//! the four-register steps: CTR runs at about 0.92x ECB (49 against 53.6 GB/s with AES-128).
-//! Its loop's instructions (`vecrypt speed --bounds`: per 512 bytes, ECB's AES rounds plus
-//! eight counter additions, eight byte reversals and sixteen XORs) take no longer than
-//! ECB's without dependencies, about 40 core cycles with AES-128 (54 GB/s at 4.3 GHz) and 55
-//! to 56 with AES-256; CTR reaches 0.90 to 0.92 of that bound with AES-128 and 0.86 with
-//! AES-256.
-//! Eight registers a step measured 2% to 3% faster from 4 KiB up but 2% to 3% slower from
-//! 256 bytes to 1.5 KB (more of those messages take the one-register loop), and a single
-//! byte reversal per step for the counters (as GCM does) changed nothing measurable, so
-//! neither was kept.
+//! a whole message in one call.
 //!
-//! ECB runs at the AES units' bound on AMD Zen 5 (two zmm rounds a cycle, 5 core cycles
-//! per register of four blocks with AES-128; `vecrypt speed --bounds` measures ECB at 0.99
-//! to 1.00 of its loop's bound with both key sizes): 16 KiB in about 310 ns, 1.00x the
-//! `aes` crate's VAES backend in the same run (medians of six runs: 1.005x with sixteen
-//! registers a step, 0.976x with four).
+//! Four registers are kept in flight to cover VAESENC's latency; ECB, with nothing to do
+//! between the rounds, takes sixteen registers (64 blocks) a step. Per 512 bytes with
+//! AES-128, ECB is 80 AES rounds; CTR adds eight counter additions, eight byte reversals and
+//! sixteen XORs, which issue beside the rounds, so both are bound by the AES units. GCM adds
+//! 25 carry-less multiplications (one reduction per two batches): on a core with two 512-bit
+//! AES units they, not the rounds, are the bound; on a core with one unit the rounds still
+//! are. `vecrypt speed --bounds` replays each loop's instructions without dependencies and
+//! prints how close the kernel comes to that bound on the CPU it runs on.
 //!
 //! GCM picks its kernel by length, here and only here ([`gcm_message`]): messages of at most
-//! [`GCM_SHORT_TEXT`] bytes on Zen 5, [`GCM_SHORT_TEXT_ONE_UNIT`] on cores with one 512-bit
-//! AES unit (with at most one register of associated data), take
+//! [`GCM_SHORT_TEXT`] bytes on cores with two 512-bit AES units, [`GCM_SHORT_TEXT_ONE_UNIT`]
+//! on cores with one (with at most one register of associated data), take
 //! [`gcm_short_kernel`] with four, eight or twelve registers of counters, the fewest that
 //! cover the text; longer ones [`gcm_message_kernel`], the one-pass loop of `vaes_gcm` with
 //! the associated data, the tail, the length block and the tag mask inside the same call.
-//! The short kernel's time hardly grows with the length within its registers (its AES
-//! rounds and its one GHASH reduction are latency-bound), but each register it has costs
-//! time: with twelve for every length, 64 bytes took 51 ns instead of 43.
-//!
-//! Measured on AMD Zen 5 (EPYC, 4.1 to 4.2 GHz), AES-128, medians of one run, sealing:
-//!
-//! | bytes | short kernel | whole-message kernel | one-pass kernel, the rest by the caller |
-//! |---|---|---|---|
-//! | 64 | 41 to 44 ns (`aes-gcm` crate: 74 ns) | 61 ns | |
-//! | 256 | 47 to 50 ns | 72 ns | |
-//! | 257 | 60 ns | 72 ns | |
-//! | 512 | 64 ns | 69 to 70 ns | 82 ns |
-//! | 768 | 63 ns | 88 ns | |
-//! | 1 KiB | | 87 to 89 ns | 100 ns |
-//! | 4 KiB | | 173 ns | 183 ns |
-//!
-//! On Intel Emerald Rapids (one 512-bit AES unit, 3.0 GHz) the twelve-register short
-//! kernel loses: its 120 AES rounds queue on the one unit. Same comparison, AES-128 sealing,
-//! the two kernels alternating in one process, medians of nine:
-//!
-//! | bytes | short kernel | whole-message kernel |
-//! |---|---|---|
-//! | 64 | 56 ns | 59 to 60 ns |
-//! | 256 | 73 ns | 75 to 76 ns |
-//! | 512 | 88 to 89 ns | 98 to 99 ns |
-//! | 513 | 115 ns | 103 ns |
-//! | 640 | 118 ns | 111 to 112 ns |
-//! | 768 | 123 to 125 ns | 123 to 125 ns |
-//!
-//! So the short kernel takes up to 768 bytes on a core with two 512-bit AES units and up to
-//! 512 on one with one ([`two_zmm_aes_units`] tells them apart from CPUID). On Emerald
-//! Rapids this backend beat the VAES-256 and AES-NI ones and the `aes-gcm` crate at every
-//! length from 16 bytes to 4 KiB in the same run (64 bytes: 72, 102, 98 and 160 ns), so no
-//! other backend is chosen for short messages.
-//!
-//! At 16 KiB the whole-message kernel runs 1% to 3% faster than the one-pass kernel with
-//! the rest left to the caller (three more calls and a reduction). Past 768 bytes the short
-//! kernel would need more powers of H than the table holds with a full register of
-//! associated data, and at 1 KiB it gains less (76 against 89 ns with sixteen registers).
-//!
-//! The one-pass kernel's bound on Zen 5 is its carry-less multiplications (the port facts
-//! are in `vaes_gcm`): with AES-128, eight registers of 32 blocks need 80 AES rounds, 40
-//! core cycles, and 25 multiplications (one reduction per two batches), 50 cycles on their
-//! own. `vecrypt speed --bounds` measures the whole loop at 55 to 56 core cycles per 512
-//! bytes, 40 GB/s at 4.3 to 4.4 GHz (AES-256: 63 to 65 cycles, 34.6 GB/s), of which the
-//! kernel reaches 0.78 to 0.80 on 16 KiB messages (31 to 32.4 GB/s; AES-256 0.74 to 0.79).
-//! OpenSSL 4.0.3's AVX-512 GCM, in the same run (`cargo xtask bench-openssl4`), seals 256
-//! KiB messages at 24 to 27 GB/s (AES-128) and 22.6 to 23.6 GB/s (AES-256): this kernel
-//! seals 16 KiB at 1.17x of it with AES-128 and 1.21x with AES-256 in one such run, and the
-//! bound itself is 1.5x to 1.7x: 1.6x would need the kernel at its bound or nearly.
-//!
-//! On Intel Emerald Rapids (Xeon, family 6 model 207, cores at 3.0 GHz under load),
-//! VAESENC issues once a cycle on zmm registers, so every kernel here is bound by its AES
-//! rounds: 80 core cycles per 512 bytes with AES-128 (19.0 GB/s), 112 with AES-256 (13.6
-//! GB/s). GCM's 25 multiplications (one a cycle) fit beside the rounds; the kernel sealed 16
-//! KiB at 15.2 GB/s with AES-128 (0.80 of the AES bound) and 12.2 GB/s with AES-256 (0.90),
-//! against OpenSSL 4.0.3's 15.4 and 12.4 GB/s on 256 KiB in the same run: parity, and at
-//! most 1.23x at the bound. With the counters' low bytes from a table (see `vaes_gcm`) it
-//! takes 92 to 95 cycles per 512 bytes with AES-128 (16.7 to 17.2 GB/s) and 118 to 120
-//! with AES-256. `vecrypt speed --bounds` replays each loop's instructions at 80 to 82
-//! cycles with AES-128 and 112 to 116 with AES-256, the AES rounds: ECB and CTR run at
-//! 1.00 of that, XTS at 0.98 to 0.99, GCM at 0.86 to 0.88 (AES-128) and 0.94 to 0.97
-//! (AES-256). (Replayed on a buffer that was not aligned, its loads splitting cache lines,
-//! the GCM loop took 92 to 110 cycles in some runs, longer than the kernel; the replay now
-//! reads and writes whole lines.)
+//! The short kernel's AES rounds and its one GHASH reduction are latency-bound, so its time
+//! hardly grows with the length within its registers, but each register it has costs time;
+//! on one AES unit the twelve-register form's rounds queue, hence the lower limit there.
+//! Past 768 bytes the short kernel would need more powers of H than the table holds with a
+//! full register of associated data. The measurements behind these limits are in
+//! `docs/perf/aes.md`.
 
 use core::arch::x86_64::*;
 
@@ -367,10 +298,10 @@ fn first_tweaks(t: __m128i) -> V {
 /// rotated up by one brings its top word round to the bottom (times 1); the top word times
 /// 0x86, by one carry-less multiplication, completes its fold by the polynomial 0x87.
 /// Four operations. The top word reaches the multiplication by a 64-bit shift
-/// (`BYTE_SHIFT = false`) or a byte shift of the lane (`true`): Zen 5 runs the first form
-/// faster (its byte shifts share the AES units' ports), Intel's cores the second (they
-/// issue 512-bit shifts only on the port of their one 512-bit AES unit, byte shifts on the
-/// shuffle port); [`xts_byte_shift`] picks one per core.
+/// (`BYTE_SHIFT = false`) or a byte shift of the lane (`true`): cores with two 512-bit AES
+/// units run the first form faster (their byte shifts share the AES units' ports), cores
+/// with one the second (they issue 512-bit shifts only on the port of their one AES unit,
+/// byte shifts on the shuffle port); [`xts_byte_shift`] picks one per core.
 #[kernel(AES_VAES512)]
 #[inline]
 fn xts_step<const BYTE_SHIFT: bool>(v: V) -> V {
@@ -385,7 +316,7 @@ fn xts_step<const BYTE_SHIFT: bool>(v: V) -> V {
 }
 
 /// Whether this core's XTS loop steps its tweaks with the byte-shift form of [`xts_step`]:
-/// everywhere but on two 512-bit AES units (Zen 5), where the 64-bit shift measured faster.
+/// everywhere but on cores with two 512-bit AES units, where the 64-bit shift is faster.
 fn xts_byte_shift() -> bool {
     #[cfg(test)]
     {
@@ -404,16 +335,16 @@ vaes_xts!(AES_VAES512);
 
 /// Longest text [`gcm_short_kernel`] takes, in bytes, on a core with two 512-bit AES units:
 /// up to here one call that encrypts every counter block and the tag mask at once and
-/// hashes the message with one reduction beats [`gcm_message_kernel`] (measured on Zen 5,
-/// see the module docs).
+/// hashes the message with one reduction beats [`gcm_message_kernel`] (the measurements
+/// are in `docs/perf/aes.md`).
 const GCM_SHORT_TEXT: usize = 768;
 /// The same limit on a core with one 512-bit AES unit, where the short kernel's twelve
 /// registers of AES rounds (texts of 513 to 768 bytes) queue on it and lose to
-/// [`gcm_message_kernel`] (measured on Emerald Rapids, see the module docs).
+/// [`gcm_message_kernel`] (see `docs/perf/aes.md`).
 const GCM_SHORT_TEXT_ONE_UNIT: usize = 4 * 2 * BYTES;
 
-/// Whether the core issues two 512-bit AES rounds a cycle: AMD from Zen 5 on. Intel's
-/// cores with VAES (Ice Lake to Emerald Rapids) and Zen 4 issue one.
+/// Whether the core issues two 512-bit AES rounds a cycle: AMD from family 0x1A on. The
+/// other cores with VAES issue one.
 fn two_zmm_aes_units() -> bool {
     crate::cpu::x86::zen5_class()
 }

@@ -19,9 +19,9 @@ macro_rules! pin_registers {
 }
 pub(crate) use pin_registers;
 
-/// Whether the core is AMD Zen 5 or later (family 0x1A on): four 512-bit vector pipes, two
-/// of them with AES units, where Intel's cores with AVX-512 (Ice Lake to Emerald Rapids)
-/// and Zen 4 issue 512-bit work on two pipes, AES on one. Kernels whose best choice
+/// Whether the core is AMD family 0x1A or later: four 512-bit vector pipes, two of them
+/// with AES units, where the other cores with AVX-512 issue 512-bit work on two pipes, AES
+/// on one (the models of each class are listed in `docs/perf/aes.md`). Kernels whose best choice
 /// differs between the two (how many blocks a path is worth, which instructions to use)
 /// ask this. CPUID is read once and the answer kept (in a virtual machine each CPUID traps
 /// to the host).
