@@ -18,10 +18,9 @@
 //!
 //! Cost per batch and round: 16 · 232 + 16 · 175 + 128 = 6640 word operations for
 //! encryption (16 · 174 for π⁻¹ in decryption), about 60,000 per batch with the
-//! transpositions: some 58 operations per byte with 64-bit words, 29 with pairs. Measured
-//! on x86-64 (an AMD EPYC shared with other work, thread CPU time, 1 MiB): about 190 MB/s
-//! for ECB in both directions and for CTR, against 3 MB/s for the former one-block code.
-//! On the Cortex-M4 (32 blocks per batch) ECB takes 5,308 instructions per block.
+//! transpositions: some 58 operations per byte with 64-bit words, 29 with pairs (measured
+//! speeds in `docs/perf/kuznyechik.md`). On the Cortex-M4 (32 blocks per batch) ECB takes
+//! 5,308 instructions per block.
 
 pub(super) mod gates;
 

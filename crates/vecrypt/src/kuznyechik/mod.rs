@@ -2,38 +2,16 @@
 //! GOST R 34.13-2015 ([`crate::modes::gost`]), the MGM AEAD of RFC 9058 ([`mgm`]) and
 //! ACPKM re-keying of R 1323565.1.017-2018 ([`acpkm`]).
 //!
-//! Backends, best first, all constant time except the last:
-//! - `avx512`: byte-sliced, 64 blocks at once. The S-box is four VPERMB lookups in the
-//!   256-byte table held in four registers, merged under masks of the index's top bits; L is sixteen R steps whose constant
-//!   multiplications are GF2P8AFFINEQB, with the palindromic coefficients folded so each
-//!   step needs seven multiplications. Needs AVX-512 BW/VL/VBMI and GFNI.
-//! - `avx2`: byte-sliced, 32 blocks at once. The S-box follows the decomposition of π into
-//!   4-bit maps and GF(16) products (one VPSHUFB per map, products as sums of logarithms);
-//!   the multiplications are nibble shuffles. On CPUs that have GFNI without AVX-512, the
-//!   GF(16) products and inverse run inside the AES field (GF2P8MULB, GF2P8AFFINEINVQB) and
-//!   the multiplications of L are GF2P8AFFINEQB, all on YMM; fewer than ten blocks run two
-//!   per register instead.
-//! - `neon` (AArch64): byte-sliced, 16 blocks at once on Advanced SIMD registers. π is one
-//!   TBL and three TBX over the 256-byte table in sixteen registers; the products of L are
-//!   PMULL.8 (eight 8-bit carry-less products per instruction), summed unreduced and reduced
-//!   once per R step by nibble TBLs. Short calls, the one-block chained modes and the key
-//!   schedule run one block per register (L as its sixteen columns by PMULL.8); MGM's
-//!   products use the 64-bit PMULL where the CPU has it.
-//! - `soft`: portable; bitsliced, 64 or 128 blocks at once (32 on 32-bit targets), π and
-//!   π⁻¹ as Boolean circuits, L as XOR networks (`bitsliced`). Fewer than four blocks run
-//!   one at a time, with the same circuit of π on sixteen lanes and L as masked bit columns.
-//! - `table-leaky`: the classic table-driven construction (sixteen 4 KiB tables of L·S,
-//!   indexed by state bytes; L⁻¹·S⁻¹ for decryption), four blocks interleaved. Secret-indexed,
-//!   NOT constant time; kept only as a speed reference, built only with the cargo feature
-//!   `table-backends`, never chosen automatically and never forced through
-//!   `VECRYPT_BACKEND`.
-//!
-//! The chained modes (CBC and CFB encryption, OFB, the CBC-MAC of OMAC and OMAC-ACPKM) are
-//! bound by latency, not throughput. On the AVX-512 backend, registers of one or two blocks
-//! run the whole message in one call of a path built for one block's latency
-//! (`x86::avx512::chain`); larger registers run that many chains per call of the per-block path,
-//! which also serves short ECB calls and the key schedule (of every ACPKM section, for
-//! instance). CBC and CFB decryption see every input up front and run in batches.
+//! Backends, best first, all constant time except the last: `avx512` (64 blocks at once;
+//! AVX-512 BW/VL/VBMI and GFNI), `avx2` (32 blocks at once, the field arithmetic on GFNI
+//! where the CPU has it), `neon` on AArch64 (16 blocks at once), `soft` (portable,
+//! bitsliced), and `table-leaky` (table-driven and secret-indexed, NOT constant time; built
+//! only with the cargo feature `table-backends`, never chosen automatically and never forced
+//! through `VECRYPT_BACKEND`). Short calls and the chained modes (CBC and CFB encryption,
+//! OFB, the CBC-MAC of OMAC and OMAC-ACPKM), which are bound by latency rather than
+//! throughput, take per-block paths; CBC and CFB decryption see every input up front and run
+//! in batches. Each backend's module states its representation; the design notes and the
+//! measurements are in `docs/perf/kuznyechik.md`.
 //!
 //! CTR: through [`BlockModes`](crate::modes::BlockModes) and the registry, CTR is the
 //! whole-block big-endian counter the crate uses for every cipher, with a one-block IV.

@@ -13,8 +13,8 @@ use super::bitsliced::{self, Row, Word, gates};
 use super::consts::{L_COLUMNS, L_INV_COLUMNS};
 
 /// Blocks from which a run goes to the bitsliced batches rather than one block at a
-/// time. On x86-64 one block costs about 1.9 µs here and a batch of 64 blocks (full or not)
-/// about 5.8 µs, so a batch wins from three or four blocks.
+/// time: a batch of 64 blocks costs the same full or not, about three one-block runs, so a
+/// batch wins from three or four blocks (figures in `docs/perf/kuznyechik.md`).
 const BATCH_FROM: usize = 4;
 
 /// Transposes the 8x8 bit matrix of the bytes of `x`: bit `j` of byte `i` goes to bit `i`

@@ -18,15 +18,9 @@
 //! blocks overlap. On x86-64 a pass XORs the entries in SSE2 registers, one aligned load
 //! each (`x86/table_leaky.rs`); elsewhere in pairs of 64-bit words.
 //!
-//! Measured speed, ECB over 16 KiB, medians of nine alternated runs of 150 ms, on an AMD
-//! EPYC (family 26, Zen 5; `/proc/cpuinfo` names it only "AMD EPYC") shared with other
-//! work, so absolute figures are low and the ratios are what to read: encryption
-//! 328-343 MB/s against 249-259 MB/s for the `kuznyechik` 0.9 crate (1.28-1.32x),
-//! decryption 246-268 MB/s against 211-225 MB/s (1.16-1.19x). CTR makes its counter blocks
-//! in registers rather than through the generic batch of counters: 518 MB/s against
-//! 409-434 MB/s for the `kuznyechik` and `ctr` crates at 16 KiB and 1 MiB (1.19-1.27x, one
-//! run with the machine loaded). Faster than that crate, and still secret-indexed: NOT
-//! constant time, for comparison only.
+//! This backend is secret-indexed: NOT constant time, for comparison only (its measured
+//! speed against the `kuznyechik` crate is in `docs/perf/kuznyechik.md`). CTR makes its
+//! counter blocks in registers rather than through the generic batch of counters.
 
 use super::RoundKeys;
 use super::consts::{L_COLUMNS, L_INV_COLUMNS, PI, PI_INV};

@@ -91,10 +91,9 @@ pub trait GcmCipher: BlockKernel + KeyInit + Clone + ZeroizeOnDrop + private::Se
 impl private::Sealed for Kuznyechik {}
 impl GcmCipher for Kuznyechik {
     const NAME: &'static str = "kuznyechik";
-    // On Emerald Rapids, 64-byte messages: AVX-512 290 against 325 ns with the mask apart
-    // (its per-block path runs two registers side by side), AVX2 and portable 9% and 26%
-    // faster. uBlock's CTR of one more block costs more than its single block, so it keeps
-    // the default.
+    // Kuznyechik's CTR of one more block measured faster than a separate encryption of the
+    // mask on every backend (`docs/perf/kuznyechik.md`). uBlock's CTR of one more block
+    // costs more than its single block, so it keeps the default.
     const FUSED_TAG_MASK: usize = FUSED_TEXT;
     fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
         match backend {

@@ -1,13 +1,11 @@
 //! One block per register, for calls too short for a sliced batch (the chained modes pass
 //! one block at a time) and for the key schedule. π is the lookup of the batch with its
-//! four quarters side by side (TBL each, ORed) rather than chained through TBX; L is the sum over the sixteen input bytes of byte `k` times column `k` of L,
-//! each product a polynomial multiply (PMULL.8, plain Advanced SIMD) of the byte broadcast
-//! to all lanes by the column, the sixteen 15-bit products summed unreduced and reduced
-//! once as in the batch.
-//!
-//! By llvm-mca (Cortex-A57 tables, which LLVM 14 also uses for the A72 and Neoverse N1) a
-//! round of two interleaved blocks takes about 168 cycles: some 760 cycles a block, 47 a
-//! byte, the latency a chained mode sees being of the same order.
+//! four quarters side by side (TBL each, ORed) rather than chained through TBX; L is the
+//! sum over the sixteen input bytes of byte `k` times column `k` of L, each product a
+//! polynomial multiply (PMULL.8, plain Advanced SIMD) of the byte broadcast to all lanes by
+//! the column, the sixteen 15-bit products summed unreduced and reduced once as in the
+//! batch. Two blocks are interleaved per round; the llvm-mca estimates of this path are in
+//! `docs/perf/kuznyechik.md`.
 
 use core::arch::aarch64::*;
 

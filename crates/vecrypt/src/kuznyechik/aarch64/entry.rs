@@ -9,9 +9,9 @@ use crate::kuznyechik::RoundKeys;
 use crate::modes::Chain;
 
 /// Below this many blocks a call runs block by block (two interleaved) instead of as a
-/// sliced batch, which costs as much as sixteen blocks whatever it holds: by llvm-mca a
-/// batch takes about 6300 cycles on a Neoverse N1 (7900 on a Cortex-A72) and a block on
-/// its own path about 535 (700), so the batch pays from eleven or twelve blocks on.
+/// sliced batch, which costs as much as sixteen blocks whatever it holds: by llvm-mca's
+/// estimates a batch costs about as much as eleven or twelve blocks on the one-block path,
+/// so the batch pays from there on (figures in `docs/perf/kuznyechik.md`).
 pub(super) const SMALL_BLOCKS: usize = 11;
 
 /// Whole blocks, the last partial batch padded with zeros in a scratch batch.

@@ -21,22 +21,10 @@
 //! No memory is indexed by secret data: every table lookup is TBL/TBX on registers, and
 //! PMULL takes the same time for every operand.
 //!
-//! Throughput bound by llvm-mca, per 16-byte block (not measured on hardware). LLVM 19 has
-//! a Neoverse N1 model; for the Cortex-A72 it uses the Cortex-A57 tables, as LLVM 14 does
-//! for both.
-//!
-//! | path                         | Neoverse N1         | Cortex-A72          |
-//! |------------------------------|---------------------|---------------------|
-//! | batch round, 16 blocks       | 690 cycles          | 870 cycles          |
-//! | batch (ECB, CTR), per block  | ~400 (25 cycles/B)  | ~500 (31 cycles/B)  |
-//! | one-block path, per block    | ~535                | ~700                |
-//! | chained modes (latency)      | ~650                | ~980                |
-//!
-//! In the batch round the two vector pipes are the limit on both. Of the N1's 1352
-//! pipe-cycles a round, the 224 PMULL.8/PMULL2.8 (which only one pipe runs) take about 340,
-//! the lookups of π about 290 and some 430 EORs (folding, sums, keys) about 430. At 3 GHz the batch bound is about 120 MB/s on an N1; for comparison,
-//! a table-driven (secret-indexed, not constant-time) NEON implementation is reported at
-//! about 588 MB/s on an Apple M1.
+//! The batch round's bound is its vector instructions: per round of sixteen blocks, 224
+//! PMULL.8/PMULL2.8 (which only one pipe runs on the cores modelled), the TBL/TBX lookups of
+//! π and some 430 EORs (folding, sums, keys). The per-core estimates by llvm-mca are in
+//! `docs/perf/kuznyechik.md`; nothing here has been timed on ARM hardware.
 //!
 //! [`Native`] is what the front keeps per key: whether its backend runs the NEON kernels on
 //! this CPU, decided once at keying with the kernel table's `runs()`. Every unsafe call

@@ -2,9 +2,9 @@
 //! byte `j` of every block. π (or π⁻¹) is one TBL and three TBX over the 256-byte table
 //! held in sixteen registers. Each R step multiplies by the seven distinct coefficients of
 //! ℓ with PMULL.8/PMULL2.8 (eight 8x8-bit carry-less products each), sums the unreduced
-//! 15-bit products and reduces once with two nibble TBLs. On the Cortex-A57 tables of
-//! llvm-mca this is about 13% faster than two nibble TBLs per product, and it frees the
-//! fourteen table registers of those products.
+//! 15-bit products and reduces once with two nibble TBLs, which frees the fourteen table
+//! registers that two nibble TBLs per product would take (and, by llvm-mca, is faster; see
+//! `docs/perf/kuznyechik.md`).
 
 use core::arch::aarch64::*;
 

@@ -21,9 +21,9 @@
 //!
 //! With GFNI the kernel is bound by the three vector ports: per register (one byte of 32
 //! blocks) and round, 35 vector instructions (π or π⁻¹ with the key, and the 7
-//! GF2P8AFFINEQB and 15 XORs of an R step), so at least 16 × 35 / 3 ≈ 187 cycles a round,
-//! about 3.3 cycles per byte for nine rounds; spills of the sixteen state registers and
-//! imperfect port assignment put the measured figure near 4.2 (835 MB/s at about 3.5 GHz).
+//! GF2P8AFFINEQB and 15 XORs of an R step), so at least 16 × 35 / 3 ≈ 187 cycles a round
+//! for sixteen registers; spills of the sixteen state registers and imperfect port
+//! assignment keep the kernel above that (measured in `docs/perf/kuznyechik.md`).
 
 mod batch;
 mod gfni;

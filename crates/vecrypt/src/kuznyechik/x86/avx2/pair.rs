@@ -10,9 +10,9 @@ use crate::kuznyechik::consts::{
 };
 
 /// Below this many blocks the GFNI entry points run blocks two at a time instead of as a
-/// sliced batch, which costs as much as 32 blocks: the chained modes pass one block. A pair
-/// takes about 155 ns and one batch with its per-call keys about 830 ns, so the batch pays
-/// from ten blocks on.
+/// sliced batch, which costs as much as 32 blocks: the chained modes pass one block. A batch
+/// with its per-call keys costs about as much as five pairs, so the batch pays from ten
+/// blocks on (figures in `docs/perf/kuznyechik.md`).
 pub(super) const SMALL_BLOCKS: usize = 10;
 
 /// The columns of L and L⁻¹ carried into the AES field, where each product is one

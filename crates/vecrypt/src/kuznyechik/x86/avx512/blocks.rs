@@ -7,13 +7,13 @@ use super::chain::substitute;
 use super::tables::{FROM_PHI, TO_PHI, xor};
 use crate::kuznyechik::RoundKeys;
 
-/// Below this many blocks a call takes the per-block path, on AMD Zen 5: about 29 ns a
-/// block there against about 585 ns for a padded batch.
+/// Below this many blocks a call takes the per-block path on a core with two 512-bit AES
+/// units (`crate::cpu::x86::zen5_class`), where that path costs about a twentieth of a
+/// padded batch per block.
 const SMALL_LIMIT_ZEN5: usize = 21;
-/// The same limit on Intel (Emerald Rapids, 3.0 GHz), where a padded batch takes 705 ns
-/// encrypting, 745 decrypting and in CTR. With this limit the per-block path takes 21 to
-/// 24 blocks in 550, 525 and 585 ns, and 25 to 28 blocks in 655, 630 and 700 ns; from 29
-/// blocks on it would no longer be faster.
+/// The same limit on the other cores with AVX-512, where a padded batch costs more: from 29
+/// blocks on the per-block path would no longer be faster (the figures of both limits are in
+/// `docs/perf/kuznyechik.md`).
 const SMALL_LIMIT_INTEL: usize = 29;
 
 /// Below this many blocks a call takes the per-block path on this core.

@@ -20,11 +20,10 @@
 //!   operation selects, so the lookup costs one permute's latency plus one cycle.
 //!
 //! A round is 19 instructions; its dependency chain is the lookup, a broadcast, a product
-//! and four XOR levels. Measured here: about 25 cycles a round for one chain (from about 48
-//! per block-round when each block was its own call of the per-block path), and 33 for a
-//! step of two chains, whose rounds alternate in program order so that both are in the
-//! scheduler at once. Data enters the chain through φ and a byte scatter, off the chain's
-//! path, and leaves the same way.
+//! and four XOR levels. A step of two chains alternates their rounds in program order so
+//! that both are in the scheduler at once (measured round times in
+//! `docs/perf/kuznyechik.md`). Data enters the chain through φ and a byte scatter, off the
+//! chain's path, and leaves the same way.
 
 use core::arch::x86_64::*;
 
@@ -533,10 +532,8 @@ unsafe fn decrypt_few_impl<const Z: usize>(keys: &ChainKeys, buf: &mut [u8]) {
 }
 
 /// The most blocks [`few`] takes: up to three, one chain each beats the per-block path of
-/// [`super::blocks`] (one block 79 against 131 ns a call, two 94 against 132, three 115
-/// against 132); at four that path's one register is as fast. Decryption gains less (in a
-/// slower hour, one block 105 to 118 against 155 ns, two 125 to 137 against 155, three 146
-/// to 160 against 152), so it stops at two.
+/// [`super::blocks`]; at four that path's one register is as fast. Decryption gains less, so
+/// it stops at two (figures in `docs/perf/kuznyechik.md`).
 const FEW: usize = 3;
 const FEW_DECRYPT: usize = 2;
 

@@ -60,9 +60,9 @@ unsafe fn plain_step<const STEP: usize, const INV: bool>(s: &mut State, m: &[__m
 }
 
 /// The shares of one cipher, made on the first call in each direction and kept with the
-/// cipher. Making them takes about 550 cycles, but the measured cost of making them per
-/// call was larger: every batch of such a call ran about 10% slower (16 KiB ECB, about 620
-/// against 560 ns a batch), a loss that a memory fence after making them did not remove.
+/// cipher: made per call, they slowed every batch of that call, more than making them
+/// costs, and a memory fence after making them did not help (`docs/perf/kuznyechik.md`).
+/// Kept, they make a one-batch call cost the same per batch as a long one.
 /// Kept, they make a one-batch call cost the same per batch as a long one.
 ///
 /// The tables of [`ColumnTable`] for counter batches are kept the same way, one per kind of
@@ -137,7 +137,7 @@ impl SlicedKeys {
 
 /// Called from the `OnceLock` initializer, a closure that inherits no target features: the
 /// attribute here, not inlining into an AVX-512 caller, is what keeps its intrinsics inline
-/// (without it every one became a call, about 1.5 µs a key).
+/// (without it every one became a call; see `docs/perf/kuznyechik.md`).
 ///
 /// # Safety
 /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry

@@ -18,17 +18,17 @@
 //! Cost of one round for 64 blocks: S is 16 x (4 VPERMB, VPTESTMB, VPMOVB2M, KANDQ) = 112
 //! µops; each R step is 6 XORs folding the palindrome, 7 GF2P8AFFINEQB and 5 VPTERNLOGQ =
 //! 18, so L is 288; 400 in all, with no register copies. A core that issues two 512-bit
-//! µops per cycle (ports 0 and 5) needs at least 200 cycles a round; measured, a round
-//! takes about 209, and entering and leaving the sliced layout about 180 a batch. That is
-//! about 2.0 cycles per byte, 1.8 GB/s at 3.6 GHz. The affine multiplications alone (112 a
-//! round on port 0) would bound it at 1.0 cycle per byte.
+//! µops per cycle (ports 0 and 5) needs at least 200 cycles a round; the affine
+//! multiplications alone (112 a round on port 0) would allow about half that. Entering and
+//! leaving the sliced layout comes on top, once a batch. The measured figures are in
+//! `docs/perf/kuznyechik.md`.
 //!
 //! L could also run as a transposed circuit. With M the matrix of L and J the byte
 //! reversal, Mᵀ = D(α) J M J D(β) for two vectors of per-byte scalings, so L = J D(α)⁻¹ Mᵀ
 //! D(β)⁻¹ J; Mᵀ = (Rᵀ)^16 is an LFSR in Galois form whose seven products of a step each
 //! feed two positions, 112 GF2P8AFFINEQB and 128 VPTERNLOGQ a round (48 µops fewer), and
 //! the scalings fit into one S-box table per byte position. Measured, that round is no
-//! faster (about 207 cycles against 209): every output of the Galois circuit waits for its
+//! faster (see `docs/perf/kuznyechik.md`): every output of the Galois circuit waits for its
 //! last step, so the S layer (bound by port 5) and L (bound by port 0) run as alternating
 //! phases instead of mixing as the R steps let them, and port 0 carries 144 µops a round
 //! in both forms.
@@ -38,7 +38,7 @@
 //! blocks: a batch enters the sliced layout at its second round, made from a per-key table
 //! ([`counters`]), and the keystream is XORed into the data as it leaves.
 //!
-//! Short inputs (fewer than [`small_limit`] blocks: 21 on Zen 5, 29 on Intel) take another
+//! Short inputs (fewer than [`small_limit`] blocks: 21 or 29 by core class) take another
 //! path that costs per block rather than per batch (calls of up to three blocks encrypting
 //! or two decrypting, bound by the latency of one block, take the chain path of
 //! [`chain`](mod@chain) instead): four blocks per register, one per
