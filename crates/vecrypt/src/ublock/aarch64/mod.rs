@@ -15,46 +15,17 @@
 //! Every function here returns `false` when it did nothing, and the front then runs the
 //! portable code.
 //!
-//! # Throughput bounds
+//! # Bounds
 //!
-//! No ARM hardware was at hand: the figures are llvm-mca 14 on the compiled inner loops
-//! (one round; the transposition of a batch added once per batch), in cycles per round for
-//! the stated blocks, then cycles per byte over whole blocks. LLVM 14 has no Neoverse N1
-//! model (`-mcpu=neoverse-n1` gives the Cortex-A57 model, the same as `cortex-a72`): the
-//! N1 column is an operation count against the N1 optimization guide (`TBL` of one or two
-//! registers and the logical operations: latency 2, two per cycle; shifts one per cycle).
-//!
-//! | kernel, per round | Cortex-A72 | Cortex-A53 | Neoverse N1 (count) |
-//! |---|---|---|---|
-//! | nibbles, 1 block of 128 bits (chain) | 54 | 76 | 24 (chain 12 x 2) |
-//! | nibbles, 4 blocks of 128 bits | 69 | 94 | 32 |
-//! | nibbles, 1 block of 256 bits (chain) | 60 | 85 | 24 |
-//! | nibbles, 2 blocks of 256 bits | 77 | 96 | 32 |
-//! | bit-planes, 8 x 128 or 4 x 256 bits | 73 (+83 per batch) | 135 (+178 per batch) | 44 (+75) |
-//!
-//! | cycles per byte | Cortex-A72 | Cortex-A53 | Neoverse N1 (count) |
-//! |---|---|---|---|
-//! | 128/128, one block or CBC encryption | 54 | 76 | 24 |
-//! | 128/128, long ECB/CTR/CBC decryption | 9.8 | 18.3 | 6.1 |
-//! | 128/256, one block or CBC encryption | 81 | 114 | 36 |
-//! | 128/256, long | 14.3 | 26.7 | 8.8 |
-//! | 256/256, one block or CBC encryption | 45 | 64 | 18 |
-//! | 256/256, long | 14.2 | 26.7 | 8.8 |
-//!
-//! On the A57/A72 model `TBL` of a Q register is three micro-operations with latency 6, so
-//! the nibble layout, half of whose instructions are `TBL`, is bound by them: four blocks in
-//! flight cost 17 cycles per block and round against 9 for the bit-planes. The published anchor is the
-//! design document's NEON code on a Cortex-A53: 168, 127 and 104 Mbit/s for 128/128,
-//! 128/256 and 256/256 (clock not stated). At 1.2 GHz the bounds above are 126 Mbit/s for
-//! one 128/128 block at a time (a chain, as in CBC encryption), and 525, 360 and
-//! 360 Mbit/s for long 128/128, 128/256 and 256/256 messages; at that clock the design
-//! document's 168 Mbit/s is 57 cycles per byte.
-//!
-//! The bit-plane kernel takes a call from 5 blocks of 128 bits and from 3 of 256 bits: on
-//! all three cores a padded batch then costs less than the nibble kernel's groups (A72,
-//! 128 bits: 4 blocks 69 cycles per round against 78 for a batch with its transposition,
-//! 5 blocks 123 against 78; A53: 94, 170 against 146; 256 bits, 3 blocks: 137 against 76
-//! on the A72, 181 against 143 on the A53).
+//! A round of the nibble kernel is 16 vector instructions for a 128-bit block, half of them
+//! `TBL`, with a dependency chain of 12; a 256-bit block's round is 32 with the same chain.
+//! A round of the bit-plane kernel serves eight 128-bit or four 256-bit blocks, and the
+//! transposition comes once per batch. Where `TBL` of a Q register costs several
+//! micro-operations, the nibble layout is bound by its `TBL`s, so the bit-plane kernel takes
+//! a call from 5 blocks of 128 bits and from 3 of 256 bits, where a padded batch costs less
+//! than the nibble kernel's groups. The llvm-mca estimates per core (no ARM hardware has
+//! timed these kernels) and the design document's published figures are in
+//! `docs/perf/ublock.md`.
 
 mod nibbles;
 mod planes;

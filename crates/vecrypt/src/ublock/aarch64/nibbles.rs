@@ -13,12 +13,11 @@
 //! A round of a 128-bit block is 16 vector instructions (2 S-box `TBL`, 4 rotations of one
 //! `TBL` and one `EOR`, 2 `EOR` between halves, 2 key `EOR`, 2 gathers) with a chain of 12;
 //! a 256-bit block's round is 32 with the same chain. Blocks of an ECB call run `WIDE` at
-//! a time, step by step, so that an in-order core (Cortex-A53) has independent work to
+//! a time, step by step, so that an in-order core has independent work to
 //! issue next to each dependent instruction, and an out-of-order one sees it in its window.
 //!
-//! Bounds per round from llvm-mca 14 (details and comparison with the design document's
-//! Cortex-A53 figures in the notes of [`super`]): one 128-bit block 54 cycles on the
-//! Cortex-A72 (the chain: `TBL` latency 6), 76 on the Cortex-A53; four blocks 69 and 94.
+//! Bounds per round by llvm-mca, and the design document's figures, are in
+//! `docs/perf/ublock.md` (see also the notes of [`super`]).
 
 use core::arch::aarch64::*;
 

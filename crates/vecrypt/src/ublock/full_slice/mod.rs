@@ -27,10 +27,9 @@
 //! waiting for its group, the compiler reads the S-box inputs again from the state rather
 //! than keeping the outputs. That choice depends on how the two states are held (see
 //! `modes::new_states`); held as two arrays, the same code spilled the waiting plane (248
-//! stores) and ran 10 to 15% slower. The
-//! transposition takes about a quarter of an ECB batch (alone, with the rounds skipped, it
-//! runs at about 14 GB/s against about 3.5 for uBlock-128/128 ECB), for the same reason:
-//! two stores and two loads per register each way. The kernel is close to the bit-planes
+//! stores) and ran 10 to 15% slower. The transposition takes about a quarter of an ECB
+//! batch (`docs/perf/ublock.md`), for the same reason: two stores and two loads per
+//! register each way. The kernel is close to the bit-planes
 //! kernel for ECB and ahead of it in CTR, which makes its counter blocks without
 //! transposing them; uBlock-256/256 gains most, its 256-bit block needing two registers per
 //! plane in the bit-planes layout.

@@ -1,7 +1,8 @@
 //! The x86-64 kernels of uBlock, one file per layout, and the choice among them per call.
 //!
-//! - `nibbles.rs`: one nibble per byte (the design document's layout), SSSE3 or VEX; the
-//!   shortest chain, for one block and one CBC stream;
+//! - `nibbles/`: one nibble per byte (the design document's layout), SSSE3 or VEX; the
+//!   shortest chain, for one block and one CBC stream; `nibbles/schedule.rs` the key
+//!   schedule in the same layout;
 //! - `wide_nibbles.rs`: the same with each half of a 256-bit block in one register;
 //! - `paired.rs`: two blocks per byte, four blocks and up to four keys per step (the AVX2
 //!   kernel of Gao Ying et al., J. NUDT 2024);
@@ -109,12 +110,9 @@ fn ymm_full_batch<V: Variant>() -> usize {
 
 /// Fewest bytes a single-key call runs on the 256-bit bit-plane kernel (one batch of 256
 /// bytes, the rest padded), below which it goes a block at a time: three 128-bit blocks
-/// or two 256-bit ones. Measured on Emerald Rapids, ECB encryption of uBlock-128/128 takes
-/// 75, 132 and 263 ns for one to three blocks a block at a time and 238 to 250 ns for two
-/// to eight on the bit-plane kernel; uBlock-128/256 110, 202 and 369 against 339 to 351;
-/// uBlock-256/256 213 and 416 for one and two blocks against 341. The paired kernel, which
-/// took two to seven blocks before, ran them in 310 to 450 ns (128/128), no faster per
-/// block than one block at a time, and stays for several keys and the paper's layout.
+/// or two 256-bit ones, from which one padded batch costs less than the blocks one at a
+/// time. The paired kernel is no faster per block than one block at a time on such calls,
+/// and stays for several keys and the paper's layout (figures in `docs/perf/ublock.md`).
 const fn planes_from<V: Variant>() -> usize {
     if V::BLOCK == 16 { 3 * 16 } else { 2 * V::BLOCK }
 }
@@ -123,11 +121,7 @@ const fn planes_from<V: Variant>() -> usize {
 /// rest, like the fully bitsliced paths' rest, takes the path of its own length, a block at
 /// a time. The rest is what would fill the last batch (256 bytes on ymm, 512 on zmm) to
 /// fewer than [`planes_from`] bytes, which a whole padded batch runs slower than a block at
-/// a time. Measured on Emerald Rapids, ECB encryption, before and after (ns): on AVX2,
-/// uBlock-128/128 17, 18 and 33 blocks 461, 461 and 682 against 293, 357 and 511,
-/// uBlock-256/256 9 and 17 blocks 656 and 976 against 540 and 860; on AVX-512 (zmm batches)
-/// uBlock-128/128 33 blocks 462 against 306, uBlock-256/256 17 blocks 658 against 554. CTR
-/// and CBC decryption gain less or as much; other lengths are unchanged.
+/// a time (figures in `docs/perf/ublock.md`).
 fn planes_front<V: Variant>(path: Path, len: usize) -> usize {
     let blocks = if path == Path::Zmm {
         planes_zmm::streams::<V>()
@@ -355,10 +349,9 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
 
 /// ECB in either direction, or CBC decryption, of several streams, each under its own key,
 /// interleaved on the bit-plane kernels where it pays: when the streams together fill at
-/// least one batch but each is too short for a bitsliced batch of its own. Measured on AVX2
-/// (Zen 5), 2 to 32 streams of 1 to 4 blocks that fill a batch run in 0.3-0.8x the time of
-/// one stream after another (CBC decryption gains most); streams of 8 blocks and more run
-/// as fast or faster on their own kernels. `false` if nothing was done.
+/// least one batch but each is too short for a bitsliced batch of its own (streams of 8
+/// blocks and more run as fast or faster on their own kernels; figures in
+/// `docs/perf/ublock.md`). `false` if nothing was done.
 pub(super) fn streams<V: Variant>(
     keys: &[&Ublock<V>],
     mode: StreamsMode,

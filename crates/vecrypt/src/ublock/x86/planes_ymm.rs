@@ -5,7 +5,8 @@
 //! `VPTERNLOGD`, the 4- and 20-bit word rotations are two shifts and an OR, the 8-bit one is
 //! a `VPSHUFB`, and the S-box takes the two-input formula of [`bitslice::Lanes`]. Calls of
 //! 256 blocks or more run their whole batches on the fully bitsliced kernel
-//! (`sliced_ymm.rs`, or `sliced_ymm_gfni.rs` where the CPU has GFNI), 12-40% faster.
+//! (`sliced_ymm.rs`, or `sliced_ymm_gfni.rs` where the CPU has GFNI), which is faster there
+//! (figures in `docs/perf/ublock.md`).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;

@@ -5,22 +5,17 @@
 //! masked XOR) is one `VPTERNLOGD`, and PL/PR are one `VPSHUFB` per bit-plane. Per round and
 //! batch that is 10 ternary-logic S-box instructions, 16 rotations, 24 XORs and 8 shuffles:
 //! 58 instructions on the two ports that execute 512-bit operations, 29 cycles per round, so
-//! 464 cycles per 512 bytes for uBlock-128/128 before the transposition (about 0.95-1.0
-//! cycles per byte in all). Measured: 1.3 cycles per byte, 2.2-2.6 GB/s at 3.3 GHz.
+//! 464 cycles per 512 bytes for uBlock-128/128 before the transposition.
 //!
-//! That count is the bound on the throughput targets: at 29 cycles per round, uBlock-128/128
-//! (16 rounds) cannot pass 0.9 cycles per byte, 3.6 GB/s at 3.3 GHz, before the transposition,
-//! and uBlock-128/256 and uBlock-256/256 (24 rounds) 1.36 cycles per byte, 2.4 GB/s; the
-//! 4 GB/s and 2.5 GB/s targets need a kernel with fewer instructions per round. The full
-//! bitslice (`full_slice.rs`, one register per state bit, 512 blocks per batch) has 1.9x
-//! fewer per round, but its state lives in memory, and the stores it makes each round and
-//! its transposition take back most of that: on calls of 8 KiB and more it runs ECB about
-//! as fast as this kernel, CTR about 15% faster, and uBlock-256/256 15-30% faster. This
-//! kernel stays for batches below 8 KiB, tails, CBC decryption and multi-key CBC.
-//!
-//! Multi-key CBC (32 streams, one batch): 128/128 about 8.3x one stream, 128/256 about 9x;
-//! 256/256 holds 16 streams per batch against a 24-round chain, about 1.6 GB/s, which is
-//! about 5.5x one stream now that one stream runs at about 300 MB/s (`wide_nibbles.rs`).
+//! That count is the bound: at 29 cycles per round, the 16 rounds of uBlock-128/128 and the
+//! 24 of uBlock-128/256 and uBlock-256/256 set this kernel's ceiling before the
+//! transposition, and a faster kernel needs fewer instructions per round. The full
+//! bitslice (`full_slice/`, one register per state bit, 512 blocks per batch) has about half
+//! as many per round, but its state lives in memory, and the stores it makes each round and
+//! its transposition take back most of that; it takes calls of 8 KiB and more. This kernel
+//! stays for batches below 8 KiB, tails, CBC decryption and multi-key CBC (32 streams of
+//! 128-bit blocks, or 16 of 256-bit blocks, per batch). The measured speeds are in
+//! `docs/perf/ublock.md`.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;

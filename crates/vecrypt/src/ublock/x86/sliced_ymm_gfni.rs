@@ -1,8 +1,8 @@
 //! The fully bitsliced uBlock kernel on 256-bit registers ([`super::sliced_ymm`]) for CPUs
-//! with GFNI but without AVX-512 (Intel since Alder Lake and Tremont): the same kernel with
-//! the bit transpose of the transposition in one `GF2P8AFFINEQB` per register instead of
-//! eighteen shift-and-mask operations. On the machine measured, ECB and CBC decryption over
-//! 1 MiB ran 14 to 21% faster for it and CTR, which transposes only its output, 7 to 10%.
+//! with GFNI but without AVX-512: the same kernel with the bit transpose of the
+//! transposition in one `GF2P8AFFINEQB` per register instead of eighteen shift-and-mask
+//! operations. CTR, which transposes only its output, gains less than ECB and CBC
+//! decryption (figures in `docs/perf/ublock.md`).
 //!
 //! [`YmmGfni`] is [`Ymm`] with that one operation changed; everything else forwards to it.
 //! Without GFNI the calls take [`super::sliced_ymm`], whose own tests keep it checked on

@@ -8,10 +8,9 @@
 //! one in-lane `vpshufb` (a lane holds two whole 8-nibble words), PL/PR one `vpermb` each.
 //!
 //! The chain per round: S-box 1, `X1 ^= X0` 1, four rotate-and-XOR steps 2 each, `X0 ^= X1`
-//! 1, `vpermb` 3 = **14 cycles**, so 24 x 14 + 1 = **337 cycles per 32-byte block** (10.5
-//! cycles per byte); the round issues 12 shuffles, under the chain on one shuffle port.
-//! Measured on a shared 3.3 GHz machine: about 300 MB/s, 350 cycles per block (1.04x the
-//! chain), against 492-532 cycles in the two-register layout.
+//! 1, `vpermb` 3 = **14 cycles**, so 24 x 14 + 1 = **337 cycles per 32-byte block**; the
+//! round issues 12 shuffles, under the chain on one shuffle port. The kernel runs close to
+//! its chain (measured in `docs/perf/ublock.md`).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;

@@ -9,18 +9,16 @@
 //! where latency matters more than throughput: single blocks, and CBC encryption of one
 //! stream, which is a chain. Its length per round (128-bit block, one-cycle `pshufb`/`pxor`):
 //! S-box 1, `X1 ^= X0` 1, four rotate-and-XOR steps 2 each, `X0 ^= X1` 1, PL 1: **12 cycles
-//! per round**, so 16 x 12 + 1 = **193 cycles per block** for uBlock-128/128 (12.1 cycles
-//! per byte) and 24 x 12 + 1 = 289 for uBlock-128/256. uBlock-256/256 gathers across two
+//! per round**, so 16 x 12 + 1 = **193 cycles per block** for uBlock-128/128 and
+//! 24 x 12 + 1 = 289 for uBlock-128/256. uBlock-256/256 gathers across two
 //! registers (`pshufb`, `pshufb`, `por`), 13 cycles per round, 313 cycles per 32-byte block;
 //! but its round also issues 20 `pshufb`, so a CPU with one shuffle port is bound at 20
 //! cycles per round (481 per block) before the chain is. Round keys are folded as in
 //! [`super::bitslice`], so no key XOR sits on the chain.
 //!
-//! Measured (thread CPU time, 3.3 GHz Xeon with AVX-512, shared machine): 207-220 cycles per
-//! block for 128/128 (1.07-1.14x the chain), 296-313 for 128/256 (1.02-1.08x), 492-532 for
-//! 256/256 (1.02-1.1x the shuffle bound). On the AVX-512 backend, one uBlock-256/256 stream
-//! goes to `wide_nibbles.rs` instead, whose round issues 12 shuffles (chain 337 cycles
-//! per block).
+//! On the AVX-512 backend, one uBlock-256/256 stream goes to `wide_nibbles.rs` instead,
+//! whose round issues 12 shuffles (chain 337 cycles per block). The measured cycles per
+//! block of this kernel are in `docs/perf/ublock.md`.
 //!
 //! A fresh key's first one-block encryption runs the schedule in registers next to the
 //! rounds (`encrypt_one_with_key`): the schedule's chain is four cycles per update against
