@@ -11,35 +11,13 @@
 //! `AIGIS_KECCAK_SHA3` ("neon,sha3") when the CPU has SHA3, else for `AIGIS_NEON` ("neon"):
 //! the two differ only in the Keccak word operations.
 //!
-//! Throughput bounds from `llvm-mca` (LLVM 14, 100 iterations of each loop of the release
-//! build), in cycles. LLVM 14 models Neoverse N1 and Cortex-A72 with the same (Cortex-A57)
-//! scheduling model, so both give the same figures; neither CPU has SHA3, so both run the
-//! plain build.
-//!
-//! | function | loop | cycles per iteration | per call |
-//! |---|---|---|---|
-//! | NTT | distances 128-32, 8 registers (x4) | 113 | |
-//! | | distances 16-1, 4 registers (x8) | 127 | about 1,470 |
-//! | inverse NTT | distances 1-16, 4 registers (x8) | 163 | |
-//! | | distances 32-128 and scaling, 8 registers (x4) | 137 | about 1,850 |
-//! | products, k = 3 | one term of one register (x96) | 10.3 | about 1,300 |
-//! | Keccak-f\[1600\], two states, plain NEON | one round (x24), 191 instructions | 86 | about 2,070 (1,035 per state) |
-//! | Keccak-f\[1600\], one state, scalar | one round (x24), 152 instructions | 66 | about 1,590 |
-//! | Keccak-f\[1600\], two states, SHA3 | one round (x24), 87 instructions | (see below) | |
-//!
-//! The SHA3 round is 87 vector instructions (64 of them EOR3, RAX1, XAR or BCAX) against
-//! 191 for the plain one (which also spills part of the state); the LLVM 14 models have no
-//! usable cost for the SHA3 instructions, so no cycle bound is given. On two vector pipes the
-//! round needs at least 44 cycles, about 1,050 per two-state permutation.
-//!
-//! For scale, the published Kyber-768 NEON figures on Apple M1 are about 34k / 47k / 42k
-//! cycles for key generation / encapsulation / decapsulation. Aigis-enc-2 (k = 3) runs
-//! 6 / 10 / 14 transforms (either direction) per operation, k = 3 row products, 15 two-state
-//! permutations for the nine matrix entries (three SHAKE128 blocks each) and 2k or 2k + 1
-//! noise polynomials (about five more permutations): from the figures above, roughly
-//! 55k / 65k / 73k cycles on the plain build before the hashing of keys and ciphertexts,
-//! parsing and compression, of which the matrix alone is about 31k (the SHA3 build halves
-//! that part).
+//! Bounds in instructions: a Keccak-f\[1600\] round on two states is 191 vector instructions
+//! on the plain build (which also spills part of the state) and 87 with the SHA3 extension
+//! (64 of them EOR3, RAX1, XAR or BCAX). Aigis-enc-2 (k = 3) runs 6 / 10 / 14 transforms
+//! (either direction) per keygen / encaps / decaps, k = 3 row products, 15 two-state
+//! permutations for the nine matrix entries and about five more for the noise. The llvm-mca
+//! estimates per loop and per operation are in `docs/perf/aigis.md`; nothing here has been
+//! timed on ARM hardware.
 //!
 //! Every function here returns `false` (or `None`) on another backend, and the front then
 //! runs the portable code.

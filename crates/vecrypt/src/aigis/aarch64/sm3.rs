@@ -14,19 +14,11 @@
 //! unrolled sixteen at a time, so no register moves are needed between rounds and the
 //! expansion of each word runs among the rounds.
 //!
-//! Throughput bound from `llvm-mca` (LLVM 14, release build, 100 iterations; Neoverse N1
-//! and Cortex-A72 give the same figures, as LLVM 14 models both alike):
-//!
-//! | code | instructions | cycles | per compression of four blocks |
-//! |---|---|---|---|
-//! | loads, transposes, rounds 0-15 | 692 | 428 | 428 |
-//! | rounds 16-63, sixteen a pass (x3) | 739 | 446 | about 1,340 |
-//!
-//! About 1,770 cycles per four blocks, some 440 per 32-byte counter block (with the
-//! schedule expanded into an array first it was about 2,300); the rounds are bound by
-//! their dependency chain (about 28 cycles a round) and the expansion now runs in its
-//! shadow. Under `qemu-aarch64`, Aigis-enc-2 in SM3 mode takes 275,986 / 329,674 / 337,250
-//! instructions for keygen / encaps / decaps (308,410 / 363,776 / 371,470 before).
+//! A compression of four blocks is about 2,900 instructions: 692 for the loads, transposes
+//! and rounds 0-15, and 739 for each pass of sixteen of rounds 16-63. The rounds are bound
+//! by their dependency chain, and the expansion of the schedule runs in its shadow. The
+//! llvm-mca estimates and the instruction counts under `qemu-aarch64` are in
+//! `docs/perf/aigis.md`.
 
 use core::arch::aarch64::*;
 

@@ -134,9 +134,9 @@ pub fn f1600_x4(s: &mut [__m256i; 25]) {
 }
 
 /// Keccak-f\[1600\] on four states with the AVX-512VL logic and rotations on 256-bit
-/// registers: half the instructions of the AVX2 form. On Sapphire Rapids 256-bit operations
-/// issue on three ports where 512-bit ones have two, so it costs about 0.7 of the
-/// eight-lane permutation; on Zen 5 (about 536 TSC cycles against 585) about 0.92.
+/// registers: half the instructions of the AVX2 form. On cores where 256-bit operations
+/// issue on three ports and 512-bit ones on two it costs well under the eight-lane
+/// permutation; where both widths issue alike, nearly as much (`docs/perf/aigis.md`).
 #[kernel(AIGIS_KECCAK_AVX512)]
 pub fn f1600_x4_vl(s: &mut [__m256i; 25]) {
     keccak_f1600_rounds!(
@@ -182,20 +182,14 @@ fn splat128(v: u64) -> __m128i {
 }
 
 /// Keccak-f\[1600\] on one state held in vector registers (AVX-512VL): three-input logic and
-/// native rotations, and 32 registers instead of 16, so no state word spills. On AMD Zen 5
-/// (EPYC, time-stamp counter at 2.6 GHz, cores at about 4.3 GHz) one permutation takes
-/// about 536 counter cycles, some 37 core cycles a round, against 622 for the
-/// general-purpose-register form. A round is about 90 vector instructions (29 of them
-/// rotations, which issue twice a cycle; the logic four times) on a dependency chain of
-/// about 12 cycles, so the pipes' bound is about 24 cycles a round: it runs at about 0.65
-/// of it, and the eight-lane form (585) likewise. On Intel Emerald Rapids (cores at 3.0
-/// GHz, 128-bit logic on three ports) it takes 283 ns, about 840 core cycles (35 a round,
-/// again about 0.85 of the three ports' 30), against 355 ns for the general-purpose-register
-/// form. A form with a plane of five words per 512-bit register (about 38 instructions a
-/// round: theta's parities by two three-input XORs and two permutations, a variable
-/// rotation and a permutation per plane into columns, chi across registers, twelve
-/// shuffles back to planes) measured the same 280 ns there: 18 of its instructions are
-/// shuffles on the one shuffle port, on the round's dependency chain.
+/// native rotations, and 32 registers instead of 16, so no state word spills. A round is
+/// about 90 vector instructions (29 of them rotations) on a dependency chain of about 12
+/// cycles' latency; it is faster than the general-purpose-register form. A form with a plane
+/// of five words per 512-bit register (about 38 instructions a round: theta's parities by two
+/// three-input XORs and two permutations, a variable rotation and a permutation per plane
+/// into columns, chi across registers, twelve shuffles back to planes) was no faster: 18 of
+/// its instructions are shuffles on the one shuffle port, on the round's dependency chain.
+/// The measurements are in `docs/perf/aigis.md`.
 #[kernel(AIGIS_KECCAK_AVX512VL)]
 pub fn f1600_x1_vl(s: &mut [u64; 25]) {
     let mut v: [__m128i; 25] = [_mm_setzero_si128(); 25];
@@ -210,15 +204,11 @@ pub fn f1600_x1_vl(s: &mut [u64; 25]) {
     }
 }
 
-/// Keccak-f\[1600\] on eight states (AVX-512). `vecrypt speed --bounds` measures its bound on
-/// the CPU it runs on: its instructions (61 logic operations and 29 rotations a round, and
-/// the words the compiler keeps on the stack) run without dependencies on Zen 5 in 534 to
-/// 549 core cycles a permutation, 22 to 23 a round, where the permutation takes 944 to 956,
-/// 0.57 to 0.58 of the bound: the rounds' dependency chains, not the pipes, hold it. On
-/// Emerald Rapids, where 512-bit logic and rotations issue on two ports only, the bound is
-/// 1080 core cycles (45 a round; replayed on cache-line-aligned memory, 1154 before) and
-/// the permutation takes 1235 to 1272, 0.85 to 0.88 of it (about 410 ns; the four-lane
-/// AVX-512VL form, on three ports, 280 ns).
+/// Keccak-f\[1600\] on eight states (AVX-512): 61 logic operations and 29 rotations a round,
+/// plus the words the compiler keeps on the stack. Where 512-bit logic issues on four pipes
+/// the rounds' dependency chains hold it; where it issues on two, the pipes do. `vecrypt
+/// speed --bounds` measures that bound and the permutation's fraction of it on the CPU it
+/// runs on (figures in `docs/perf/aigis.md`).
 #[kernel(AIGIS_KECCAK_AVX512F)]
 pub fn f1600_x8(s: &mut [__m512i; 25]) {
     keccak_f1600_rounds!(

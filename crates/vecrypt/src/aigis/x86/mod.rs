@@ -1,10 +1,12 @@
 //! The x86-64 kernels of Aigis-enc and the choice among them.
 //!
-//! - `avx2.rs`: the NTT, products, noise, compression and lane sampling on 256-bit
-//!   registers, and the entry points of the AVX2 backend (the whole KEM and the compact one);
+//! - `avx2/`: the NTT, products, noise, compression and lane sampling on 256-bit
+//!   registers (`ntt.rs`, `noise.rs`, `compression.rs`, `lanes.rs`), and the entry points
+//!   of the AVX2 backend in its `mod.rs` (the whole KEM and the compact one);
 //! - `avx512.rs`, `avx512_ntt.rs`: the AVX-512 backend's NTT and products on 512-bit
 //!   registers, VBMI and VBMI2 parsing and unpacking, over the AVX2 code for the rest;
-//! - `keccak.rs`: Keccak-f\[1600\] on four and eight lanes; `sm3.rs`: SM3 on eight lanes, `sm3_x16.rs` on sixteen;
+//! - `keccak.rs`: Keccak-f\[1600\] on four and eight lanes; `sm3.rs`: SM3 on eight lanes,
+//!   `sm3_x16.rs` on sixteen;
 //! - `stack.rs`: the compact mode's stack measurement, for its tests.
 //!
 //! Every function here returns `false` (or `None`) when it did nothing, and the front then

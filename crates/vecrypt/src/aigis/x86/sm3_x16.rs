@@ -10,18 +10,12 @@
 //! over W\[j - 12\] as round j needs it) and the rounds are unrolled sixteen at a time, so
 //! there is no schedule array in memory and no register moves for the state's rotation.
 //!
-//! Measured on Zen 5 (EPYC, time-stamp counter at 2.6 GHz, best of 300 x 20 calls): one
-//! call of [`compress_x16_side`] without side blocks (sixteen compressions, chaining values
-//! loaded and stored, and the digests transposed out) takes about 560 TSC cycles, 35 per
-//! block; with the 68-word schedule array it took 990. The bound is the round's dependency
-//! chain: six dependent vector operations a round, each of two cycles' latency on Zen 5
-//! (measured: VPADDD, VPXORQ, VPROLD alike), 12 cycles a round, 768 for 64 rounds, about
-//! 470 TSC cycles; the call runs at about 0.85 of it, the rest being the loads, transposes
-//! and stores. The vector pipes are far from full (about twenty operations a round, four
-//! pipes), which is why a scalar block beside the lanes costs about 140 cycles instead of
-//! the 300 it takes alone. A second group of sixteen lanes interleaved round by round
-//! (32 messages a call) took about 740 cycles without a side block, but over 1,500 with
-//! one, so the lane engine keeps one group.
+//! The bound is the round's dependency chain: six dependent vector operations a round, 384
+//! for the 64 rounds; the loads, transposes and stores come on top. The vector pipes are far
+//! from full (about twenty operations a round), which is why a scalar block beside the lanes
+//! ([`compress_x16_side`]) costs much less than alone. A second group of sixteen lanes
+//! interleaved round by round was slower as soon as a side block ran beside it, so the lane
+//! engine keeps one group. The measurements are in `docs/perf/aigis.md`.
 
 use core::arch::x86_64::*;
 
@@ -182,7 +176,7 @@ pub fn compress_x16_side(
 ///
 /// Never inlined: in its own frame the scalar rounds keep their state in registers, while
 /// inlined into the lane engine's loop they spilled it, and Aigis-enc-2's SM3 encapsulation
-/// and decapsulation took about 5,500 more TSC cycles (Zen 5, `workload` example).
+/// and decapsulation took measurably longer (`docs/perf/aigis.md`).
 #[kernel(AIGIS_SM3_AVX512)]
 #[inline(never)]
 pub fn compress_x16_beside<const SIDE: bool>(
