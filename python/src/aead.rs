@@ -9,7 +9,7 @@ use vecrypt::aes::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
 use vecrypt::kuznyechik::{KuznyechikGcm, KuznyechikMgm};
 use vecrypt::ublock::{Ublock128_256Gcm, Ublock128Gcm};
 
-use crate::{InvalidTag, bytes_like, detach_over, lib_err, opt_bytes_like, random_bytes};
+use crate::{InvalidTag, bytes_like, lib_err, new_bytes, opt_bytes_like, random_bytes};
 
 const TAG: usize = 16;
 
@@ -91,16 +91,13 @@ impl Aead {
         let len = n
             .checked_add(TAG)
             .ok_or_else(|| PyValueError::new_err("data too long"))?;
-        PyBytes::new_with(py, len, |out| {
+        new_bytes(py, &[text], len, |out| {
             let (body, tag_out) = out.split_at_mut(n);
-            let tag = detach_over(py, n + aad.len(), || {
-                body.copy_from_slice(text);
-                self.keyed.encrypt(nonce, aad, body)
-            })
-            .map_err(lib_err)?;
+            let tag = self.keyed.encrypt(nonce, aad, body)?;
             tag_out.copy_from_slice(&tag);
             Ok(())
-        })
+        })?
+        .map_err(lib_err)
     }
 
     /// Checks the tag at the end of `data` against the nonce, the ciphertext and
@@ -123,13 +120,10 @@ impl Aead {
             return Err(InvalidTag::new_err(()));
         };
         let (text, tag) = sealed.split_at(n);
-        PyBytes::new_with(py, n, |out| {
-            detach_over(py, n + aad.len(), || {
-                out.copy_from_slice(text);
-                self.keyed.decrypt(nonce, aad, out, tag)
-            })
-            .map_err(lib_err)
-        })
+        new_bytes(py, &[text], n, |out| {
+            self.keyed.decrypt(nonce, aad, out, tag)
+        })?
+        .map_err(lib_err)
     }
 
     /// The backend this key runs on.

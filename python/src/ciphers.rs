@@ -8,6 +8,7 @@
 //! blocks long (`z` chains side by side); it is kept as a shift register whose first block
 //! is the one the next data block uses.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
@@ -22,7 +23,7 @@ use vecrypt::modes::gost::Omac;
 use vecrypt::modes::{BlockKernel, Chain};
 use vecrypt::ublock::{Ublock128_128, Ublock128_256, Ublock256_256};
 
-use crate::{AlreadyFinalized, InvalidSignature, bytes_like, detach_over, lib_err};
+use crate::{AlreadyFinalized, InvalidSignature, bytes_like, detach_over, lib_err, new_bytes};
 
 const MAX_BLOCK: usize = 32;
 
@@ -562,29 +563,10 @@ impl Stream {
         }
     }
 
-    /// Processes `input` into `out`, which is [`Stream::out_len`] bytes.
-    fn update(&mut self, input: &[u8], out: &mut [u8]) {
-        if !self.kind.whole_blocks() {
-            out.copy_from_slice(input);
-            self.stream(out);
-            return;
-        }
-        let n = self.n;
-        let mut input = input;
-        if out.is_empty() {
-            self.part[self.part_len..self.part_len + input.len()].copy_from_slice(input);
-            self.part_len += input.len();
-            return;
-        }
-        let held = self.part_len;
-        out[..held].copy_from_slice(&self.part[..held]);
-        let take = out.len() - held;
-        out[held..].copy_from_slice(&input[..take]);
-        input = &input[take..];
-        self.part_len = input.len();
-        self.part[..input.len()].copy_from_slice(input);
-        debug_assert!(input.len() < n);
-        self.blocks(out);
+    /// Keeps the start of a block (ECB and CBC) for the next update.
+    fn hold(&mut self, input: &[u8]) {
+        self.part[self.part_len..self.part_len + input.len()].copy_from_slice(input);
+        self.part_len += input.len();
     }
 
     /// ECB and the CBCs over whole blocks in place.
@@ -752,10 +734,29 @@ impl CipherContext {
         let input = data.as_slice();
         let stream = self.live()?;
         let len = stream.out_len(input.len());
-        PyBytes::new_with(py, len, |out| {
-            detach_over(py, input.len(), || stream.update(input, out));
-            Ok(())
-        })
+        if !stream.kind.whole_blocks() {
+            let out = new_bytes(py, &[input], len, |out| {
+                stream.stream(out);
+                Ok::<(), Infallible>(())
+            })?;
+            return Ok(out.unwrap_or_else(|e| match e {}));
+        }
+        if len == 0 {
+            stream.hold(input);
+            return Ok(PyBytes::new(py, b""));
+        }
+        // The held start of a block, then the input up to the last whole block; the rest
+        // is held for the next call.
+        let held = stream.part_len;
+        let head = Zeroizing::new(*stream.part);
+        let (now, later) = input.split_at(len - held);
+        stream.part_len = 0;
+        stream.hold(later);
+        let out = new_bytes(py, &[&head[..held], now], len, |out| {
+            stream.blocks(out);
+            Ok::<(), Infallible>(())
+        })?;
+        Ok(out.unwrap_or_else(|e| match e {}))
     }
 
     /// As `update`, but writes the output into the writable buffer `buf` and returns the

@@ -48,6 +48,61 @@ pub(crate) fn detach_over<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() 
     if len > DETACH_AT { py.detach(f) } else { f() }
 }
 
+/// A new `bytes` object of `len` bytes: `parts` copied to its start one after the other,
+/// zeros after them, then `work` run over the whole buffer. The copy and `work` run with the
+/// GIL released when `len` is over [`DETACH_AT`], and the buffer is not zeroed first, so a
+/// large output costs one pass of copying before `work` and nothing under the GIL. An error
+/// of `work` is handed back (the object is dropped).
+pub(crate) fn new_bytes<'py, E: Send>(
+    py: Python<'py>,
+    parts: &[&[u8]],
+    len: usize,
+    work: impl FnOnce(&mut [u8]) -> Result<(), E> + Send,
+) -> PyResult<Result<Bound<'py, PyBytes>, E>> {
+    let copied = parts.iter().map(|p| p.len()).sum::<usize>();
+    let size = isize::try_from(len)
+        .ok()
+        .filter(|_| copied <= len)
+        .ok_or_else(|| PyValueError::new_err("data too long"))?;
+    // SAFETY: with a null source, PyBytes_FromStringAndSize allocates a bytes object of
+    // `size` bytes whose contents we are to fill; it returns null with an exception set on
+    // failure, which `from_owned_ptr_or_err` turns into the error.
+    let obj = unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), size),
+        )?
+    };
+    let obj = obj.cast_into::<PyBytes>()?;
+    // SAFETY: `obj` is a bytes object, whose buffer PyBytes_AsString returns (never null).
+    let dst = Dst(unsafe { pyo3::ffi::PyBytes_AsString(obj.as_ptr()) }.cast::<u8>());
+    let result = detach_over(py, len, move || {
+        let dst = dst;
+        let mut at = 0;
+        for p in parts {
+            // SAFETY: the buffer holds `len` bytes and the parts add up to at most `len`
+            // (checked above); the new object is referenced by no one else yet, so nothing
+            // reads or writes the buffer meanwhile, and it never moves.
+            unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), dst.0.add(at), p.len()) };
+            at += p.len();
+        }
+        // SAFETY: as above; the bytes from `at` to `len` are inside the buffer.
+        unsafe { std::ptr::write_bytes(dst.0.add(at), 0, len - at) };
+        // SAFETY: all `len` bytes are initialised now, and this is the only reference.
+        let buf = unsafe { std::slice::from_raw_parts_mut(dst.0, len) };
+        work(buf)
+    });
+    Ok(result.map(|()| obj))
+}
+
+/// The buffer of a bytes object that only [`new_bytes`] references, handed to the closure
+/// that runs without the GIL.
+struct Dst(*mut u8);
+
+// SAFETY: the pointer is used by one thread at a time: the closure of `new_bytes`, while the
+// calling thread waits for it.
+unsafe impl Send for Dst {}
+
 /// A bytes-like argument: a `bytes` object borrowed as it is (it cannot change), or a copy
 /// of anything else that exports bytes, wiped when dropped.
 pub(crate) enum Input<'py> {
