@@ -2,7 +2,8 @@
 //! `unsafe` is allowed only in the architecture folders and the wipe helper, every
 //! `unsafe fn` documents its contract under `# Safety`, CPU features are enabled only
 //! through the kernel table (`#[kernel(NAME)]`), never spelled out in `#[target_feature]`,
-//! and secrets are wiped only through the one volatile helper, `crate::wipe`.
+//! secrets are wiped only through the one volatile helper, `crate::wipe`, and comments
+//! carry no measured figures or CPU model names (those live in `docs/perf/`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -150,5 +151,170 @@ fn secrets_are_wiped_only_through_the_wipe_helper() {
     assert!(
         elsewhere.is_empty(),
         "wiped without crate::wipe: {elsewhere:#?}"
+    );
+}
+
+/// Units that make a number in a comment a measured time, speed or clock rate.
+const UNITS: &[&str] = &[
+    "ns",
+    "µs",
+    "GB/s",
+    "MB/s",
+    "GiB/s",
+    "MiB/s",
+    "Gbit/s",
+    "Mbit/s",
+    "GHz",
+    "MHz",
+    "cycles per byte",
+    "cycle per byte",
+    "cycles/B",
+    "cpb",
+];
+
+/// CPU models; a name ending in `#` stands for that name followed by a digit.
+const CPU_MODELS: &[&str] = &[
+    "Zen#",
+    "Zen #",
+    "Emerald Rapids",
+    "Sapphire Rapids",
+    "Granite Rapids",
+    "Ice Lake",
+    "Tiger Lake",
+    "Alder Lake",
+    "Raptor Lake",
+    "Meteor Lake",
+    "Arrow Lake",
+    "Lunar Lake",
+    "Rocket Lake",
+    "Cannon Lake",
+    "Cascade Lake",
+    "Cooper Lake",
+    "Skylake",
+    "Haswell",
+    "Broadwell",
+    "Tremont",
+    "Gracemont",
+    "Golden Cove",
+    "EPYC",
+    "Xeon",
+    "Ryzen",
+    "Core i#",
+    "Neoverse",
+    "Cortex-A#",
+    "Apple M#",
+    "Graviton",
+];
+
+/// The comment on `line`, if any: from `//` at the start of the line, or from a `//` after
+/// code that follows whitespace (so not a URL's `://`).
+fn comment(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    if t.starts_with("//") {
+        return Some(t);
+    }
+    line.match_indices("//")
+        .find(|(i, _)| line[..*i].ends_with(' '))
+        .map(|(i, _)| &line[i..])
+}
+
+/// The first measured figure in `text`: a number, an optional space or hyphen, and a unit
+/// of [`UNITS`] that ends a word.
+fn measured_figure(text: &str) -> Option<String> {
+    for unit in UNITS {
+        for (at, _) in text.match_indices(unit) {
+            let after = text[at + unit.len()..].chars().next();
+            if after.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let before = &text[..at];
+            let number = before
+                .strip_suffix(' ')
+                .or_else(|| before.strip_suffix('-'))
+                .unwrap_or(before);
+            if number.ends_with(|c: char| c.is_ascii_digit()) {
+                let start = number
+                    .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                    .map_or(0, |i| i + 1);
+                return Some(text[start..at + unit.len()].to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The first CPU model of [`CPU_MODELS`] that `text` names.
+fn cpu_model(text: &str) -> Option<String> {
+    for model in CPU_MODELS {
+        let (name, digit) = match model.strip_suffix('#') {
+            Some(name) => (name, true),
+            None => (*model, false),
+        };
+        for (at, _) in text.match_indices(name) {
+            let next = text[at + name.len()..].chars().next();
+            let whole = if digit {
+                next.is_some_and(|c| c.is_ascii_digit())
+            } else {
+                !next.is_some_and(|c| c.is_alphanumeric())
+            };
+            let starts_word = !text[..at].ends_with(|c: char| c.is_alphanumeric());
+            if whole && starts_word {
+                return Some(text[at..].chars().take(name.len() + 2).collect());
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_figure_and_model_scanners_find_what_they_should() {
+    let flagged = [
+        "/// 16 KiB in about 310 ns, 1.00x the `aes` crate",
+        "//! about 2.0 cycles per byte, 1.8 GB/s at 3.6 GHz",
+        "//! 328-343 MB/s against 249-259 MB/s",
+        "/// one block costs about 1.9 µs here",
+        "// On Emerald Rapids, 64-byte messages",
+        "//! Measured on AMD Zen 5 (EPYC, 4.1 GHz)",
+        "//! about 6300 cycles on a Neoverse N1 (7900 on a Cortex-A72)",
+        "    let x = 1; // 12-cpb loop",
+    ];
+    for line in flagged {
+        let text = comment(line).unwrap();
+        assert!(
+            measured_figure(text).is_some() || cpu_model(text).is_some(),
+            "not flagged: {line}"
+        );
+    }
+    let clean = [
+        "/// Returns the transposed planes; 464 cycles per 512 bytes before the transposition",
+        "//! 58 instructions on the two ports, 29 cycles per round",
+        "/// Whether the core is AMD family 0x1A or later (`zen5_class`)",
+        "//! the Cortex-M4 (`thumbv7em-none-eabihf`), 5,308 instructions per block",
+        "//! constants and patterns, columns and runs, 16 lanes",
+        "let url = \"https://example.org/10ns\";",
+    ];
+    for line in clean {
+        let found = comment(line).and_then(|t| measured_figure(t).or_else(|| cpu_model(t)));
+        assert!(found.is_none(), "flagged {found:?} in: {line}");
+    }
+}
+
+#[test]
+fn comments_carry_no_measured_figures_or_cpu_models() {
+    let mut found = Vec::new();
+    for (path, text) in library() {
+        for (i, line) in text.lines().enumerate() {
+            let Some(comment) = comment(line) else {
+                continue;
+            };
+            if let Some(what) = measured_figure(comment).or_else(|| cpu_model(comment)) {
+                found.push(format!("{path}:{}: {what}", i + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "measured figures or CPU models in comments (state the bound in instructions here, \
+         and move the measurement, with its CPU, to docs/perf/<algorithm>.md): {found:#?}"
     );
 }
