@@ -8,6 +8,7 @@ pub mod output;
 pub mod seal;
 
 /// A failure, already worded for the user, with the exit status it ends in.
+#[derive(Debug)]
 pub struct Failure {
     pub msg: String,
     pub code: u8,

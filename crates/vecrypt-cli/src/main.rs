@@ -11,6 +11,7 @@ mod gost;
 mod info;
 mod kat;
 mod kem_cmd;
+mod seal_cmd;
 mod speed;
 mod speedup;
 
@@ -35,11 +36,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Write a new random key file for `seal` and `open` (mode 0600).
-    Keygen(seal::KeygenArgs),
+    Keygen(seal_cmd::KeygenArgs),
     /// Encrypt and authenticate a file or stream (see docs/format.md).
-    Seal(seal::SealArgs),
+    Seal(seal_cmd::SealArgs),
     /// Check and decrypt what `seal` wrote.
-    Open(seal::OpenArgs),
+    Open(seal_cmd::OpenArgs),
     /// Encrypt or decrypt with a block cipher (ECB, CBC or CTR).
     Cipher(cipher_cmd::Args),
     /// Kuznyechik in the GOST R 34.13 modes with their own parameters, MGM and ACPKM.
@@ -78,9 +79,9 @@ fn main() -> ExitCode {
         return fail(&format!("VECRYPT_BACKEND: {e}"));
     }
     let result = match cli.command {
-        Command::Keygen(args) => seal::keygen(&args),
-        Command::Seal(args) => seal::seal(&args),
-        Command::Open(args) => seal::open(&args),
+        Command::Keygen(args) => seal_cmd::keygen(&args),
+        Command::Seal(args) => seal_cmd::seal(&args),
+        Command::Open(args) => seal_cmd::open(&args),
         Command::Cipher(args) => cipher_cmd::run(&args),
         Command::Gost(args) => gost::run(&args),
         Command::Speed(args) => speed::run(&args),

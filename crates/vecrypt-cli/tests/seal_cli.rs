@@ -2,38 +2,83 @@
 
 mod common;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
-const HEADER: usize = 28; // a key-file stream's header
+const HEADER: usize = 60; // a key-file stream's header: 12 fixed bytes, nonce prefix, MAC
 const CHUNK: usize = 65536;
 const STORED: usize = CHUNK + 16;
 
-fn vecrypt(args: &[&str]) -> Output {
-    common::vecrypt_command()
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn with_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = common::vecrypt_command()
-        .args(args)
-        .stdin(Stdio::piped())
+/// Runs `cmd` with `input` on stdin; fails the test if it runs longer than a minute.
+fn limited(mut cmd: Command, input: Option<&[u8]>) -> Output {
+    let mut child = cmd
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
+    let feeder = child.stdin.take().map(|mut stdin| {
+        let data = input.unwrap_or_default().to_vec();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        })
     });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?}: still running after 60 s (a hang)");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    if let Some(f) = feeder {
+        let _ = f.join();
+    }
+    Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    }
+}
+
+fn vecrypt(args: &[&str]) -> Output {
+    let mut c = common::vecrypt_command();
+    c.args(args);
+    limited(c, None)
+}
+
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut c = common::vecrypt_command();
+    c.args(args);
+    limited(c, Some(input))
+}
+
+fn with_env(args: &[&str], var: &str, value: &str) -> Output {
+    let mut c = common::vecrypt_command();
+    c.args(args).env(var, value);
+    limited(c, None)
 }
 
 fn ok(args: &[&str]) -> Output {
@@ -66,8 +111,10 @@ impl Dir {
     fn path(&self, name: &str) -> PathBuf {
         self.0.path().join(name)
     }
+    /// Writes a file readable by its owner only (as every secret file should be).
     fn write(&self, name: &str, data: &[u8]) -> String {
         std::fs::write(self.path(name), data).unwrap();
+        std::fs::set_permissions(self.path(name), std::fs::Permissions::from_mode(0o600)).unwrap();
         self.p(name)
     }
     fn read(&self, name: &str) -> Vec<u8> {
@@ -231,40 +278,74 @@ fn passphrase_round_trip_and_wrong_passphrase() {
 }
 
 #[test]
-fn absurd_passphrase_cost_in_a_header_is_corrupt_input() {
+fn absurd_passphrase_costs_are_refused_before_argon2_runs() {
     let d = Dir::new();
     let pass = d.write("pass", b"pw");
     let input = d.write("plain", b"hello");
-    ok(&[
-        "seal",
-        "--passphrase-file",
-        &pass,
-        "--argon2",
-        "64,1,1",
-        "--in",
-        &input,
-        "--out",
-        &d.p("c"),
-    ]);
-    let sealed = d.read("c");
-    ok(&[
-        "open",
-        "--passphrase-file",
-        &pass,
-        "--in",
-        &d.p("c"),
-        "--out",
-        &d.p("o"),
-    ]);
-    assert_eq!(d.read("o"), b"hello");
-    // Memory cost (after 12 header bytes and the 16-byte salt) set to 4 TiB.
+    let sealed_with = |cost: &str| {
+        let r = vecrypt(&[
+            "seal",
+            "--passphrase-file",
+            &pass,
+            "--argon2",
+            cost,
+            "--in",
+            &input,
+            "--out",
+            &d.p("c"),
+            "--force",
+        ]);
+        assert!(r.status.success());
+        (d.read("c"), String::from_utf8_lossy(&r.stderr).into_owned())
+    };
+    // A cheap cost opens, with a warning at sealing.
+    let (sealed, warning) = sealed_with("64,1,1");
+    assert!(warning.contains("below RFC 9106"), "{warning}");
+    let opened = vecrypt(&["open", "--passphrase-file", &pass, "--in", &d.p("c")]);
+    assert_eq!(opened.stdout, b"hello");
+    // Memory cost (after 12 header bytes and the 16-byte salt) set out of the format's
+    // bounds, and passes likewise: corrupt input.
     let mut huge = sealed.clone();
     huge[28..32].copy_from_slice(&u32::MAX.to_be_bytes());
     open_rejects(&d, "--passphrase-file", &pass, &huge, "absurd memory cost");
     let mut passes = sealed.clone();
     passes[32..36].copy_from_slice(&1_000_000u32.to_be_bytes());
     open_rejects(&d, "--passphrase-file", &pass, &passes, "absurd passes");
-    // seal refuses them too, as a usage error.
+    // 4 GiB and 64 passes: within the format, above the default limit. Refused at once,
+    // before 4 GiB are asked for, naming the option that raises the limit.
+    let mut costly = sealed.clone();
+    costly[28..32].copy_from_slice(&(4u32 << 20).to_be_bytes());
+    costly[32..36].copy_from_slice(&64u32.to_be_bytes());
+    let started = Instant::now();
+    open_rejects(&d, "--passphrase-file", &pass, &costly, "costly header");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let input_c = d.write("costly", &costly);
+    let r = vecrypt(&["open", "--passphrase-file", &pass, "--in", &input_c]);
+    fails_with(1, &r, "--max-argon2");
+    // A lowered limit refuses even a modest cost; a raised one opens it.
+    let (sealed, _) = sealed_with("1024,2,1");
+    let c = d.write("modest", &sealed);
+    let r = vecrypt(&[
+        "open",
+        "--passphrase-file",
+        &pass,
+        "--max-argon2",
+        "512,8,1",
+        "--in",
+        &c,
+    ]);
+    fails_with(1, &r, "--max-argon2");
+    let r = vecrypt(&[
+        "open",
+        "--passphrase-file",
+        &pass,
+        "--max-argon2",
+        "1024,2,1",
+        "--in",
+        &c,
+    ]);
+    assert_eq!(r.stdout, b"hello");
+    // seal refuses costs out of bounds as a usage error, and warns above open's limit.
     let r = vecrypt(&[
         "seal",
         "--passphrase-file",
@@ -340,10 +421,20 @@ fn aigis_public_key_round_trips_for_each_set_and_hash() {
 }
 
 #[test]
-fn raw_kem_key_files_still_work() {
+fn raw_kem_key_files_work_in_kem_but_must_name_their_set_in_seal_and_open() {
     let d = Dir::new();
     let (pk, sk) = (d.p("pk"), d.p("sk"));
-    ok(&["kem", "aigis-enc-2", "keygen", "--pk", &pk, "--sk", &sk]);
+    ok(&[
+        "kem",
+        "aigis-enc-2",
+        "keygen",
+        "--hash",
+        "sm3",
+        "--pk",
+        &pk,
+        "--sk",
+        &sk,
+    ]);
     // Strip the nine-byte headers.
     let raw_pk = d.write("raw.pk", &d.read("pk")[9..]);
     let raw_sk = d.write("raw.sk", &d.read("sk")[9..]);
@@ -352,6 +443,8 @@ fn raw_kem_key_files_still_work() {
         "kem",
         "aigis-enc-2",
         "encaps",
+        "--hash",
+        "sm3",
         "--pk",
         &raw_pk,
         "--ct",
@@ -359,23 +452,32 @@ fn raw_kem_key_files_still_work() {
         "--ss",
         &ss,
     ]);
-    let dec = ok(&["kem", "aigis-enc-2", "decaps", "--sk", &raw_sk, "--ct", &ct]);
+    let dec = ok(&[
+        "kem",
+        "aigis-enc-2",
+        "decaps",
+        "--hash",
+        "sm3",
+        "--sk",
+        &raw_sk,
+        "--ct",
+        &ct,
+    ]);
     assert_eq!(
         String::from_utf8(dec.stdout).unwrap().trim(),
         hex_encode(&d.read("ss"))
     );
+    // A raw SM3-mode key was once sealed to as SHAKE mode, so nobody could open the
+    // result; a raw key is now refused, naming the header it lacks.
     let input = d.write("plain", b"to a raw key");
-    ok(&["seal", "--to", &raw_pk, "--in", &input, "--out", &d.p("c")]);
-    ok(&[
-        "open",
-        "--sk",
-        &raw_sk,
-        "--in",
-        &d.p("c"),
-        "--out",
-        &d.p("o"),
-    ]);
-    assert_eq!(d.read("o"), b"to a raw key");
+    let r = vecrypt(&["seal", "--to", &raw_pk, "--in", &input, "--out", &d.p("c")]);
+    fails_with(2, &r, "key header");
+    assert!(!d.path("c").exists());
+    ok(&["seal", "--to", &pk, "--in", &input, "--out", &d.p("c")]);
+    let r = vecrypt(&["open", "--sk", &raw_sk, "--in", &d.p("c")]);
+    fails_with(2, &r, "key header");
+    let r = ok(&["open", "--sk", &sk, "--in", &d.p("c")]);
+    assert_eq!(r.stdout, b"to a raw key");
 }
 
 fn hex_encode(b: &[u8]) -> String {
@@ -390,17 +492,19 @@ fn key_env_and_hex_key_files_open_what_keygen_files_seal() {
     let hex = line.trim().rsplit(' ').next().unwrap().to_string();
     let sealed = seal_key(&d, &key, b"env", "aes-256-gcm");
     let input = d.write("c", &sealed);
-    let out = common::vecrypt_command()
-        .args(["open", "--key-env", "VECRYPT_TEST_KEY", "--in", &input])
-        .env("VECRYPT_TEST_KEY", &hex)
-        .output()
-        .unwrap();
+    let out = with_env(
+        &["open", "--key-env", "VECRYPT_TEST_KEY", "--in", &input],
+        "VECRYPT_TEST_KEY",
+        &hex,
+    );
     assert!(out.status.success());
     assert_eq!(out.stdout, b"env");
-    let hex_file = d.write("hex", format!("{hex}\n").as_bytes());
-    assert_eq!(open_key(&d, &hex_file, &sealed), b"env");
     let raw = d.write("raw", &decode_hex(&hex));
     assert_eq!(open_key(&d, &raw, &sealed), b"env");
+    // Hex in a file without the keygen line reads as text, and is refused as a key.
+    let hex_file = d.write("hex", format!("{hex}\n").as_bytes());
+    let r = vecrypt(&["open", "--key-file", &hex_file, "--in", &input]);
+    fails_with(2, &r, "text, not a key");
 }
 
 fn decode_hex(s: &str) -> Vec<u8> {
@@ -566,7 +670,7 @@ fn to_stdout_only_authenticated_chunks_are_released() {
 
 fn kat(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/format-v1")
+        .join("tests/data/format-v2")
         .join(name)
         .to_string_lossy()
         .into_owned()
@@ -841,12 +945,7 @@ fn raw_commands_take_key_file_and_key_env_and_ad() {
     ];
     let via_file = ok(&[&base[..], &["--key-file", &kf]].concat());
     assert_eq!(String::from_utf8(via_file.stdout).unwrap().trim(), want);
-    let via_env = common::vecrypt_command()
-        .args(base)
-        .args(["--key-env", "K"])
-        .env("K", key)
-        .output()
-        .unwrap();
+    let via_env = with_env(&[&base[..], &["--key-env", "K"]].concat(), "K", key);
     assert_eq!(String::from_utf8(via_env.stdout).unwrap().trim(), want);
     let r = vecrypt(&[&base[..], &["--key", key, "--key-file", &kf]].concat());
     assert_eq!(r.status.code(), Some(2), "one key source only");
@@ -917,4 +1016,188 @@ fn seal_and_open_replace_an_existing_file_only_with_force() {
         "--force",
     ]);
     assert_eq!(d.read("o"), plain);
+}
+
+/// `args` of the binary run on a new terminal (`script`); each of `answers` is typed
+/// (with a newline) once a new prompt ending in ": " has appeared, so that what is typed
+/// reaches the program after it has turned echo off. Returns the status and the screen.
+fn on_terminal(args: &[&str], answers: &[&str]) -> Output {
+    let bin = env!("CARGO_BIN_EXE_vecrypt");
+    let line = std::iter::once(bin)
+        .chain(args.iter().copied())
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 256];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut screen = Vec::new();
+    let mut answered = 0;
+    let status = loop {
+        while let Ok(piece) = rx.recv_timeout(Duration::from_millis(5)) {
+            screen.extend_from_slice(&piece);
+        }
+        let prompts = String::from_utf8_lossy(&screen).matches(": ").count();
+        if answered < answers.len() && prompts > answered {
+            // The prompt is written just before echo is turned off.
+            std::thread::sleep(Duration::from_millis(150));
+            let _ = stdin.write_all(format!("{}\n", answers[answered]).as_bytes());
+            let _ = stdin.flush();
+            answered += 1;
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{line}: still running after 60 s (a hang)");
+        }
+    };
+    while let Ok(piece) = rx.recv_timeout(Duration::from_millis(200)) {
+        screen.extend_from_slice(&piece);
+    }
+    Output {
+        status,
+        stdout: screen,
+        stderr: Vec::new(),
+    }
+}
+
+/// `args` of the binary run with no controlling terminal.
+fn without_terminal(args: &[&str]) -> Output {
+    let mut c = Command::new("setsid");
+    c.args(["-w", env!("CARGO_BIN_EXE_vecrypt")]).args(args);
+    limited(c, None)
+}
+
+#[test]
+fn a_passphrase_is_asked_for_on_the_terminal_and_confirmed_when_sealing() {
+    let d = Dir::new();
+    let input = d.write("plain", b"typed");
+    let c = d.p("c");
+    let r = on_terminal(
+        &["seal", "--in", &input, "--out", &c],
+        &["a typed passphrase", "a typed passphrase"],
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stdout));
+    let screen = String::from_utf8_lossy(&r.stdout);
+    assert!(screen.contains("Passphrase again"), "{screen}");
+    assert!(!screen.contains("a typed passphrase"), "echoed: {screen}");
+    let pass = d.write("pass", b"a typed passphrase\n");
+    let opened = ok(&["open", "--passphrase-file", &pass, "--in", &c]);
+    assert_eq!(opened.stdout, b"typed");
+    let o = d.p("o");
+    let r = on_terminal(&["open", "--in", &c, "--out", &o], &["a typed passphrase"]);
+    assert!(r.status.success());
+    assert_eq!(d.read("o"), b"typed");
+    // A confirmation that differs, and a wrong passphrase typed at open.
+    let r = on_terminal(
+        &["seal", "--in", &input, "--out", &d.p("c2")],
+        &["one", "two"],
+    );
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("differ"));
+    assert!(!d.path("c2").exists());
+    let r = on_terminal(&["open", "--in", &c, "--out", &d.p("o2")], &["wrong"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(!d.path("o2").exists());
+    // With no terminal and no key option, a usage error at once.
+    let r = without_terminal(&["seal", "--in", &input, "--out", &d.p("c3")]);
+    fails_with(2, &r, "no terminal");
+    let r = without_terminal(&["open", "--in", &c]);
+    fails_with(2, &r, "no terminal");
+}
+
+#[test]
+fn sealed_bytes_are_never_written_to_a_terminal() {
+    let d = Dir::new();
+    let key = keygen(&d, "k");
+    let input = d.write("plain", b"secret");
+    let r = on_terminal(&["seal", "--key-file", &key, "--in", &input], &[]);
+    assert_eq!(r.status.code(), Some(2));
+    let screen = String::from_utf8_lossy(&r.stdout);
+    assert!(screen.contains("terminal"), "{screen}");
+    assert!(
+        !screen.contains("VECRYPT"),
+        "sealed bytes reached the terminal"
+    );
+}
+
+#[test]
+fn a_passphrase_from_standard_input() {
+    let d = Dir::new();
+    let input = d.write("plain", b"piped");
+    let r = with_stdin(
+        &[
+            "seal",
+            "--passphrase-file",
+            "-",
+            "--in",
+            &input,
+            "--out",
+            &d.p("c"),
+        ],
+        b"from a pipe\n",
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = with_stdin(
+        &["open", "--passphrase-file", "-", "--in", &d.p("c")],
+        b"from a pipe\n",
+    );
+    assert_eq!(r.stdout, b"piped");
+    // The data cannot come from standard input too.
+    let r = with_stdin(&["seal", "--passphrase-file", "-"], b"x\n");
+    fails_with(2, &r, "--in");
+}
+
+#[test]
+fn key_files_that_read_as_text_are_refused_and_exposed_ones_warned_about() {
+    let d = Dir::new();
+    let input = d.write("plain", b"x");
+    // A 32-byte passphrase in a key file was once used as a raw key, unstretched.
+    let text = d.write("text", b"correct horse battery staple 123");
+    assert_eq!(std::fs::metadata(&text).unwrap().len(), 32);
+    let r = vecrypt(&[
+        "seal",
+        "--key-file",
+        &text,
+        "--in",
+        &input,
+        "--out",
+        &d.p("c"),
+    ]);
+    fails_with(2, &r, "text, not a key");
+    assert!(!d.path("c").exists());
+    // A key file others can read works, with a warning.
+    let key = keygen(&d, "k");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let r = vecrypt(&[
+        "seal",
+        "--key-file",
+        &key,
+        "--in",
+        &input,
+        "--out",
+        &d.p("c"),
+    ]);
+    assert!(r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("readable by other users"), "{err}");
 }

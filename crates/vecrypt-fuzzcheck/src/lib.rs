@@ -583,7 +583,8 @@ fn open_sealed(how: &Unlock<'_>, sealed: &[u8]) -> (Result<(), u8>, Vec<u8>) {
         released.extend_from_slice(b);
         Ok(())
     };
-    let result = seal::open_stream(how, &mut &sealed[..], &mut out, None).map_err(|f| f.code);
+    let input = std::io::Cursor::new(sealed.to_vec());
+    let result = seal::open_stream(how, input, &mut out, None).map_err(|f| f.code);
     (result, released)
 }
 
@@ -603,6 +604,7 @@ pub fn sealed_file(data: &[u8]) {
         Suite::KuznyechikMgm
     };
     let to_kem = shape & 6 == 6;
+    let by_passphrase = shape & 6 == 2;
     let prefix: [u8; seal::NONCE_PREFIX] = input.bytes(seal::NONCE_PREFIX).try_into().unwrap();
     let kinds = input.u8();
     let (p1, p2, p3) = (input.u16(), input.u16(), input.u16());
@@ -617,7 +619,11 @@ pub fn sealed_file(data: &[u8]) {
     let message = input.fill(len);
 
     // Garbage, and garbage behind a valid-looking magic and version, are refused.
-    for junk in [garbage.clone(), [&b"VECRYPT\x01"[..], &garbage].concat()] {
+    for junk in [
+        garbage.clone(),
+        [&b"VECRYPT\x01"[..], &garbage].concat(),
+        [&b"VECRYPT\x02"[..], &garbage].concat(),
+    ] {
         let (result, released) = open_sealed(&Unlock::Key(&key), &junk);
         assert_eq!(result, Err(1), "garbage opened: {junk:02x?}");
         assert!(released.is_empty(), "garbage released plaintext");
@@ -647,6 +653,22 @@ pub fn sealed_file(data: &[u8]) {
             },
             Unlock::Kem(&kem_keys.1),
         )
+    } else if by_passphrase {
+        // A small cost, so that a run stays fast; the limit given to `open` is the same.
+        let cost = seal::Cost {
+            m_kib: 8 + u32::from(p3 % 32),
+            t: 1 + u32::from(p3 >> 15),
+            p: 1,
+        };
+        let salt: [u8; 16] = key[..16].try_into().unwrap();
+        (
+            Lock::Passphrase {
+                pass: &key,
+                salt,
+                cost,
+            },
+            Unlock::Passphrase(&key, cost),
+        )
     } else {
         (Lock::Key(&key), Unlock::Key(&key))
     };
@@ -656,12 +678,36 @@ pub fn sealed_file(data: &[u8]) {
         sealed.extend_from_slice(b);
         Ok(())
     };
-    if seal::seal_stream(&lock, suite, &prefix, &mut &message[..], &mut out, None).is_err() {
+    let plain = std::io::Cursor::new(message.clone());
+    if seal::seal_stream(&lock, suite, &prefix, plain, &mut out, None).is_err() {
         panic!("sealing failed");
     }
     let (result, opened) = open_sealed(&unlock, &sealed);
     assert_eq!(result, Ok(()), "a sealed message did not open");
     assert!(opened == message, "the round trip changed the message");
+
+    // A header whose MAC checks but whose cost is above what `open` accepts is refused
+    // before any chunk, whatever the cost.
+    if let Lock::Passphrase { cost, .. } = lock {
+        let below = seal::Cost {
+            m_kib: cost.m_kib - 1,
+            ..cost
+        };
+        for limit in [
+            below,
+            seal::Cost {
+                t: cost.t - 1,
+                ..cost
+            },
+        ] {
+            let (result, released) = open_sealed(&Unlock::Passphrase(&key, limit), &sealed);
+            assert_eq!(result, Err(1), "a cost above the limit was accepted");
+            assert!(
+                released.is_empty(),
+                "a cost above the limit released plaintext"
+            );
+        }
+    }
 
     let n = sealed.len();
     let at = |p: u16| usize::from(p) * 37 % n;
