@@ -35,7 +35,15 @@ pub fn bench_openssl4(args: &[String]) -> Result<bool, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(workspace_root())
-        .args(["run", "--release", "-p", "vecrypt-bench", "--"])
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "vecrypt-bench",
+            "--features",
+            "openssl",
+            "--",
+        ])
         .args(args)
         .env("CARGO_TARGET_DIR", target_dir().join("openssl4-bench"))
         .env("OPENSSL_INCLUDE_DIR", &include)
