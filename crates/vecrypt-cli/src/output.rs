@@ -20,9 +20,10 @@
 //!   descriptor 1 and never replaced, even when it is a regular file; and the null device
 //!   (`/dev/null`, or a link to it), which harmlessly discards what it is given, so that
 //!   `--out /dev/null` keeps working for timing runs.
-//! - A symbolic link is followed only to a regular file of ours: that file is replaced
-//!   (with `--force`) in its own directory and the link is kept. A link to anything else
-//!   that is not our standard output or the null device, and a dangling link, are refused.
+//! - A symbolic link (ours or root's) is followed only to a regular file of ours: that file
+//!   is replaced (with `--force`) in its own directory and the link is kept. A link to
+//!   anything else that is not our standard output or the null device, a dangling link and a
+//!   link of another user are refused.
 //! - Existing outputs owned by another user are refused, even with `--force`, and so is a
 //!   directory.
 //!
@@ -253,7 +254,17 @@ pub fn create(path: Option<&Path>, secrecy: Secrecy, replace: Replace) -> Result
                         }
                         (dir, dir_syncable, name)
                     }
-                    FileType::Symlink => return through_link(path, secrecy, replace),
+                    FileType::Symlink => {
+                        // A link planted by someone else is not followed.
+                        if !owned_by_us(&st) && st.st_uid != 0 {
+                            return Err(Failure::usage(format!(
+                                "{} is a symbolic link of another user (uid {}); not following it",
+                                path.display(),
+                                st.st_uid
+                            )));
+                        }
+                        return through_link(path, secrecy, replace);
+                    }
                     _ => return special(path, &st),
                 }
             }

@@ -32,9 +32,9 @@ fn ok(args: &[&str]) -> Output {
 fn fails_with(code: i32, out: &Output, needle: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    assert!(out.stdout.is_empty(), "nothing on stdout");
     assert_eq!(err.lines().count(), 1, "one line on stderr, got: {err}");
     assert!(err.contains(needle), "{err:?} should mention {needle:?}");
-    assert!(out.stdout.is_empty(), "nothing on stdout");
 }
 
 fn refused(args: &[&str], needle: &str) {
@@ -558,6 +558,15 @@ fn outputs_owned_by_another_user_are_refused_even_with_force() {
             .is_symlink()
     );
     assert_eq!(d.names(), ["k", "link", "plain", "theirs"]);
+    // A link of another user to a file of ours is not followed either.
+    let ours = d.write("ours", b"our file");
+    std::os::unix::fs::symlink(&ours, d.path("their-link")).unwrap();
+    give_away(&d.path("their-link"));
+    refused(
+        &["keygen", "--out", &d.p("their-link"), "--force"],
+        "another user",
+    );
+    assert_eq!(d.read("ours"), b"our file");
 }
 
 #[test]
