@@ -54,6 +54,13 @@ pub struct AigisEncPublicKey {
     pk: Vec<u8>,
 }
 
+impl AigisEncPublicKey {
+    /// The key's bytes, set and hash mode.
+    pub(crate) fn parts(&self) -> (&[u8], ParamSet, HashMode) {
+        (&self.pk, self.scheme.set(), self.scheme.hash_mode())
+    }
+}
+
 #[pymethods]
 impl AigisEncPublicKey {
     /// The key from its bytes, for parameter set `set` (1 to 4) and hash mode `hash`
@@ -152,6 +159,11 @@ pub struct AigisEncPrivateKey {
 }
 
 impl AigisEncPrivateKey {
+    /// The key's bytes, set and hash mode.
+    pub(crate) fn parts(&self) -> (&[u8], ParamSet, HashMode) {
+        (&self.sk, self.scheme.set(), self.scheme.hash_mode())
+    }
+
     fn from_coins(scheme: Aigis, coins: &[u8]) -> PyResult<Self> {
         let (_pk, sk) = scheme.keypair_from_coins(coins).map_err(lib_err)?;
         Ok(AigisEncPrivateKey { scheme, sk })
