@@ -169,14 +169,22 @@ fn key_in(data: &[u8], secret: bool, set: ParamSet, mode: HashMode) -> Result<&[
     }
 }
 
-/// The hash mode: `--hash`, else the key file's, else SHAKE.
-fn hash_mode(args: &Args, key_file: Option<&[u8]>, secret: bool) -> HashMode {
+/// The hash mode: `--hash`, else the key file's; a new key pair is SHAKE unless told, but a
+/// raw key file (one without the header naming its mode) needs `--hash`: guessing SHAKE for
+/// an SM3 key gives a shared secret nobody else has.
+fn hash_mode(args: &Args, key_file: Option<&[u8]>, secret: bool) -> Result<HashMode, Failure> {
     if let Some(h) = args.hash {
-        return h.into();
+        return Ok(h.into());
     }
-    key_file
-        .and_then(|d| decode_kem_key(d, secret).ok().flatten())
-        .map_or(HashMode::Shake, |(_, m, _)| m)
+    let Some(data) = key_file else {
+        return Ok(HashMode::Shake);
+    };
+    match decode_kem_key(data, secret)? {
+        Some((_, m, _)) => Ok(m),
+        None => Err(Failure::usage(
+            "the key file has no header naming its hash mode: give --hash shake or --hash sm3",
+        )),
+    }
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -204,7 +212,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Op::Keygen => {
             let pk_path = need(&args.pk, "--pk", "keygen")?;
             let sk_path = need(&args.sk, "--sk", "keygen")?;
-            let mode = hash_mode(args, None, true);
+            let mode = hash_mode(args, None, true)?;
             let c = coins(args, 64)?;
             let mut pk = vec![0u8; set.public_key_bytes()];
             let mut sk = Zeroizing::new(vec![0u8; set.secret_key_bytes()]);
@@ -220,7 +228,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         Op::Encaps => {
             let pk_file = read_input(need(&args.pk, "--pk", "encaps")?)?;
-            let mode = hash_mode(args, Some(&pk_file), false);
+            let mode = hash_mode(args, Some(&pk_file), false)?;
             let pk = key_in(&pk_file, false, set, mode)?;
             let ct_path = need(&args.ct, "--ct", "encaps")?;
             let c = coins(args, 32)?;
@@ -242,7 +250,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         Op::Decaps => {
             let sk_file = Zeroizing::new(read_input(need(&args.sk, "--sk", "decaps")?)?);
-            let mode = hash_mode(args, Some(&sk_file), true);
+            let mode = hash_mode(args, Some(&sk_file), true)?;
             let sk = key_in(&sk_file, true, set, mode)?;
             let ct = read_input(need(&args.ct, "--ct", "decaps")?)?;
             if ct.len() != set.ciphertext_bytes() {

@@ -47,6 +47,9 @@ pub struct Args {
     /// Also draw the measured rows as an SVG bar chart into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
     /// Milliseconds per timed sample (3 samples), for quick checks.
     #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     sample_ms: Option<u64>,
@@ -94,6 +97,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if args.bounds {
         return bounds(&plan, args.json);
     }
+    let replace = if args.force {
+        crate::output::Replace::Allow
+    } else {
+        crate::output::Replace::Refuse
+    };
+    // Refused before minutes of measuring, not after.
+    if let Some(path) = &args.svg
+        && replace == crate::output::Replace::Refuse
+        && std::fs::symlink_metadata(path).is_ok()
+    {
+        return Err(Failure::usage(format!(
+            "{} exists (use --force to replace it)",
+            path.display()
+        )));
+    }
     let wanted =
         |name: &str| args.algs.is_empty() || args.algs.iter().any(|a| name.starts_with(a.as_str()));
     let bar = ProgressBar::new_spinner();
@@ -124,7 +142,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     if let Some(path) = &args.svg {
         let svg = crate::chart::svg(&rows, &vecrypt_speed::cpu_name())?;
-        crate::output::write_atomic(path, svg.as_bytes())?;
+        crate::output::write_all(&[(
+            path,
+            svg.as_bytes(),
+            crate::output::Secrecy::Public,
+            replace,
+        )])?;
     }
     Ok(())
 }

@@ -63,7 +63,7 @@ fn kem_over_files_reproduces_a_designers_vector() {
         assert_eq!(hex::encode_upper(&sk_file[9..]), vector0("sk"));
         let ec = vector0("kem_enc coins");
         let mut args = vec!["kem", "2", "encaps", "--pk", &pk];
-        args.extend(["--ct", &ct, "--coins", &ec]);
+        args.extend(["--ct", &ct, "--coins", &ec, "--force"]);
         args.extend(extra);
         let ss = ok(&args);
         assert_eq!(ss.trim().to_uppercase(), vector0("ss"));
@@ -130,7 +130,9 @@ fn kem_errors_are_one_line() {
     std::fs::write(&short, [0u8; 10]).unwrap();
     fails(&["kem", "aigis-enc-9", "keygen"], "unknown parameter set");
     fails(&["kem", "2", "keygen", "--sk", &short], "--pk");
-    let out = vecrypt(&["kem", "2", "decaps", "--sk", &short, "--ct", &short]);
+    let out = vecrypt(&[
+        "kem", "2", "decaps", "--hash", "shake", "--sk", &short, "--ct", &short,
+    ]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -141,10 +143,18 @@ fn kem_errors_are_one_line() {
     std::fs::write(&ct, [0u8; 992]).unwrap();
     fails(
         &["kem", "2", "decaps", "--sk", &short, "--ct", &ct],
+        "--hash shake or --hash sm3",
+    );
+    fails(
+        &[
+            "kem", "2", "decaps", "--hash", "sm3", "--sk", &short, "--ct", &ct,
+        ],
         "key must be 2208 bytes",
     );
     fails(
-        &["kem", "2", "encaps", "--pk", &short, "--ct", &ct],
+        &[
+            "kem", "2", "encaps", "--hash", "shake", "--pk", &short, "--ct", &ct, "--force",
+        ],
         "key must be 896 bytes",
     );
     fails(

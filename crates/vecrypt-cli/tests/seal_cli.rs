@@ -439,6 +439,10 @@ fn raw_kem_key_files_work_in_kem_but_must_name_their_set_in_seal_and_open() {
     let raw_pk = d.write("raw.pk", &d.read("pk")[9..]);
     let raw_sk = d.write("raw.sk", &d.read("sk")[9..]);
     let (ct, ss) = (d.p("ct"), d.p("ss"));
+    // A raw key does not say its hash mode, so `kem` needs --hash.
+    let r = vecrypt(&["kem", "aigis-enc-2", "encaps", "--pk", &raw_pk, "--ct", &ct]);
+    fails_with(2, &r, "--hash");
+    assert!(!d.path("ct").exists());
     ok(&[
         "kem",
         "aigis-enc-2",

@@ -133,6 +133,18 @@ fn svg_chart_is_written() {
     );
     assert!(svg.contains("aigis-enc-1"));
 
+    // An existing chart is replaced only with --force, and refused before measuring.
+    let mut args = vec!["speed", "aigis-enc-1", "--svg", path.to_str().unwrap()];
+    args.extend(QUICK);
+    let out = vecrypt(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert!(out.stdout.is_empty(), "nothing measured");
+    std::fs::write(&path, b"old").unwrap();
+    args.push("--force");
+    ok(&args);
+    assert_ne!(std::fs::read(&path).unwrap(), b"old");
+
     // An unwritable place: status 2 and one line.
     let mut args = vec!["speed", "aigis-enc-1", "--svg", "/nonexistent-dir/x.svg"];
     args.extend(QUICK);
