@@ -1026,9 +1026,9 @@ fn seal_and_open_replace_an_existing_file_only_with_force() {
 /// (with a newline) once a new prompt ending in ": " has appeared, so that what is typed
 /// reaches the program after it has turned echo off. Returns the status and the screen.
 fn on_terminal(args: &[&str], answers: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_vecrypt");
-    let line = std::iter::once(bin)
-        .chain(args.iter().copied())
+    let line = common::vecrypt_words()
+        .into_iter()
+        .chain(args.iter().map(|a| a.to_string()))
         .map(|a| format!("'{a}'"))
         .collect::<Vec<_>>()
         .join(" ");
@@ -1087,7 +1087,7 @@ fn on_terminal(args: &[&str], answers: &[&str]) -> Output {
 /// `args` of the binary run with no controlling terminal.
 fn without_terminal(args: &[&str]) -> Output {
     let mut c = Command::new("setsid");
-    c.args(["-w", env!("CARGO_BIN_EXE_vecrypt")]).args(args);
+    c.arg("-w").args(common::vecrypt_words()).args(args);
     limited(c, None)
 }
 

@@ -359,7 +359,6 @@ impl SmallFs {
             "mount -t tmpfs -o size={mib}m vecrypt-test \"$1\" && shift && \"$@\"; s=$?; \
              ls -A \"$0\" > \"$0.left\"; exit $s"
         );
-        let bin = env!("CARGO_BIN_EXE_vecrypt");
         let mut c = if self.root {
             let mut c = Command::new("unshare");
             c.args(["-m", "--propagation", "private", "sh", "-c"]);
@@ -371,7 +370,11 @@ impl SmallFs {
         };
         let fs = self.path();
         let fs = fs.to_string_lossy();
-        c.arg(&mount).arg(&*fs).arg(&*fs).arg(bin).args(args);
+        c.arg(&mount)
+            .arg(&*fs)
+            .arg(&*fs)
+            .args(common::vecrypt_words())
+            .args(args);
         c
     }
 }

@@ -6,17 +6,22 @@ use std::process::Command;
 /// `qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu` for the tests of another
 /// architecture), the binary runs under that command, split at whitespace.
 pub fn vecrypt_command() -> Command {
-    let bin = env!("CARGO_BIN_EXE_vecrypt");
+    let words = vecrypt_words();
+    let mut c = Command::new(&words[0]);
+    c.args(&words[1..]);
+    c
+}
+
+/// The words that start the binary: the runner's, if any, then the binary's path; for
+/// tests that start it through another program (`script`, `setsid`, `unshare`).
+#[allow(dead_code)]
+pub fn vecrypt_words() -> Vec<String> {
     let runner = std::env::var("VECRYPT_TEST_RUNNER").unwrap_or_default();
-    let mut words = runner.split_whitespace();
-    match words.next() {
-        Some(program) => {
-            let mut c = Command::new(program);
-            c.args(words).arg(bin);
-            c
-        }
-        None => Command::new(bin),
-    }
+    runner
+        .split_whitespace()
+        .map(str::to_string)
+        .chain(std::iter::once(env!("CARGO_BIN_EXE_vecrypt").to_string()))
+        .collect()
 }
 
 /// How long one run of the binary may take before a test fails instead of hanging.
