@@ -5,8 +5,8 @@
 //! objects into its reader and writer, and its `Failure` into exceptions: status 1
 //! (authentication, wrong key, corrupt input) is `InvalidTag`, status 2 `ValueError`.
 
-use std::io::{BufReader, Read};
-use std::sync::Mutex;
+use std::io::{BufReader, Cursor, Read};
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -21,32 +21,15 @@ use vecrypt_cli::seal::{self as format, Cost, Lock, NONCE_PREFIX, Suite, Unlock}
 use crate::kem::{AigisEncPrivateKey, AigisEncPublicKey};
 use crate::{InvalidTag, bytes_like, random_bytes};
 
-/// The suites, by the names the command uses.
-const SUITES: [(&str, Suite); 2] = [
-    ("aes-256-gcm", Suite::Aes256Gcm),
-    ("kuznyechik-mgm", Suite::KuznyechikMgm),
-];
-
-/// The Argon2id cost of a passphrase, as the command's default.
-const PASSPHRASE_COST: Cost = Cost {
-    m_kib: 65536,
-    t: 3,
-    p: 1,
-};
-
 /// Bytes read from a file object per call.
 const READ_SIZE: usize = 1 << 20;
 
 fn suite_named(name: &str) -> PyResult<Suite> {
-    SUITES
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, s)| *s)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown suite {name:?}: use \"aes-256-gcm\" or \"kuznyechik-mgm\""
-            ))
-        })
+    Suite::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown suite {name:?}: use \"aes-256-gcm\" or \"kuznyechik-mgm\""
+        ))
+    })
 }
 
 fn random_array<const N: usize>() -> PyResult<[u8; N]> {
@@ -64,22 +47,22 @@ fn secret_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Zeroizing<Vec<u8
     Ok(Zeroizing::new(bytes_like(obj, what)?.as_slice().to_vec()))
 }
 
-/// A symmetric key: 32 raw bytes, or the text of a key file (`vecrypt keygen`) or hex.
+/// A symmetric key: 32 raw bytes, or the text of a key file (`vecrypt keygen`).
 fn key_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
     let raw = secret_bytes(obj, "key")?;
     if raw.len() == format::KEY_BYTES && !obj.is_instance_of::<PyString>() {
         return Ok(raw);
     }
-    let key =
-        keys::decode_key_file(&raw).map_err(|e| PyValueError::new_err(format!("key: {e}")))?;
-    if key.len() != format::KEY_BYTES {
-        return Err(PyValueError::new_err(format!(
-            "key must be {} bytes, got {}",
-            format::KEY_BYTES,
-            key.len()
-        )));
+    keys::decode_seal_key_file(&raw).map_err(|e| PyValueError::new_err(format!("key: {e}")))
+}
+
+/// A passphrase, `str` or bytes; an empty one is refused, as the command does.
+fn passphrase_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
+    let pass = secret_bytes(obj, "passphrase")?;
+    if pass.is_empty() {
+        return Err(PyValueError::new_err("the passphrase is empty"));
     }
-    Ok(key)
+    Ok(pass)
 }
 
 /// What `seal` locks a stream with; owns the secrets that `Lock` borrows.
@@ -97,10 +80,7 @@ impl Sealer {
     ) -> PyResult<Self> {
         match (given(key), given(passphrase), given(recipient)) {
             (Some(k), None, None) => Ok(Sealer::Key(key_bytes(k)?)),
-            (None, Some(p), None) => Ok(Sealer::Passphrase(
-                secret_bytes(p, "passphrase")?,
-                random_array()?,
-            )),
+            (None, Some(p), None) => Ok(Sealer::Passphrase(passphrase_bytes(p)?, random_array()?)),
             (None, None, Some(r)) => {
                 let coins = Zeroizing::new(random_array::<32>()?);
                 if let Ok(pk) = r.cast::<AigisEncPublicKey>() {
@@ -135,7 +115,7 @@ impl Sealer {
             Sealer::Passphrase(pass, salt) => Lock::Passphrase {
                 pass,
                 salt: *salt,
-                cost: PASSPHRASE_COST,
+                cost: Cost::DEFAULT,
             },
             Sealer::Kem(pk, set, mode, coins) => Lock::Kem {
                 pk,
@@ -162,7 +142,7 @@ impl Opener {
     ) -> PyResult<Self> {
         match (given(key), given(passphrase), given(identity)) {
             (Some(k), None, None) => Ok(Opener::Key(key_bytes(k)?)),
-            (None, Some(p), None) => Ok(Opener::Passphrase(secret_bytes(p, "passphrase")?)),
+            (None, Some(p), None) => Ok(Opener::Passphrase(passphrase_bytes(p)?)),
             (None, None, Some(i)) => {
                 if let Ok(sk) = i.cast::<AigisEncPrivateKey>() {
                     let (sk, set, mode) = sk.get().parts();
@@ -181,7 +161,7 @@ impl Opener {
     fn unlock(&self) -> Unlock<'_> {
         match self {
             Opener::Key(k) => Unlock::Key(k),
-            Opener::Passphrase(p) => Unlock::Passphrase(p),
+            Opener::Passphrase(p) => Unlock::Passphrase(p, Cost::DEFAULT_MAX),
             Opener::Kem(sk) => Unlock::Kem(sk),
         }
     }
@@ -212,19 +192,19 @@ impl Raised {
     }
 
     /// The exception of a file object if there was one, else the format's failure.
-    fn or(self, f: Failure) -> PyErr {
-        let kept = self.0.into_inner().unwrap_or_else(|p| p.into_inner());
+    fn take_or(&self, f: Failure) -> PyErr {
+        let kept = self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
         kept.unwrap_or_else(|| failure(f))
     }
 }
 
 /// A binary file object read through its `read` method.
-struct PyReader<'a> {
+struct PyReader {
     file: Py<PyAny>,
-    raised: &'a Raised,
+    raised: Arc<Raised>,
 }
 
-impl Read for PyReader<'_> {
+impl Read for PyReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         Python::attach(|py| {
             let got = self.file.bind(py).call_method1("read", (buf.len(),));
@@ -285,14 +265,15 @@ fn seal<'py>(
     let sealer = Sealer::from_args(key, passphrase, recipient)?;
     let prefix: [u8; NONCE_PREFIX] = random_array()?;
     let data = bytes_like(data, "data")?;
-    let mut input = data.as_slice();
-    let mut sealed = Vec::with_capacity(input.len() + input.len() / 1000 + 256);
+    let size = data.len();
+    let input = Cursor::new(Zeroizing::new(data.as_slice().to_vec()));
+    let mut sealed = Vec::with_capacity(size + size / 1000 + 256);
     py.detach(|| {
         let mut out = |b: &[u8]| -> Result<(), Failure> {
             sealed.extend_from_slice(b);
             Ok(())
         };
-        format::seal_stream(&sealer.lock(), suite, &prefix, &mut input, &mut out, None)
+        format::seal_stream(&sealer.lock(), suite, &prefix, input, &mut out, None)
     })
     .map_err(failure)?;
     Ok(PyBytes::new(py, &sealed))
@@ -312,14 +293,15 @@ fn open<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let opener = Opener::from_args(key, passphrase, identity)?;
     let data = bytes_like(data, "data")?;
-    let mut input = data.as_slice();
-    let mut plain = Zeroizing::new(Vec::with_capacity(input.len()));
+    let size = data.len();
+    let input = Cursor::new(data.as_slice().to_vec());
+    let mut plain = Zeroizing::new(Vec::with_capacity(size));
     py.detach(|| {
         let mut out = |b: &[u8]| -> Result<(), Failure> {
             plain.extend_from_slice(b);
             Ok(())
         };
-        format::open_stream(&opener.unlock(), &mut input, &mut out, None)
+        format::open_stream(&opener.unlock(), input, &mut out, None)
     })
     .map_err(failure)?;
     Ok(PyBytes::new(py, &plain))
@@ -341,18 +323,18 @@ fn seal_file(
     let suite = suite_named(suite)?;
     let sealer = Sealer::from_args(key, passphrase, recipient)?;
     let prefix: [u8; NONCE_PREFIX] = random_array()?;
-    let raised = Raised::default();
+    let raised = Arc::new(Raised::default());
     let (src, dst) = (src.clone().unbind(), dst.clone().unbind());
     let result = py.detach(|| {
         let reader = PyReader {
             file: src,
-            raised: &raised,
+            raised: raised.clone(),
         };
-        let mut input = BufReader::with_capacity(READ_SIZE, reader);
+        let input = BufReader::with_capacity(READ_SIZE, reader);
         let mut out = py_writer(&dst, &raised);
-        format::seal_stream(&sealer.lock(), suite, &prefix, &mut input, &mut out, None)
+        format::seal_stream(&sealer.lock(), suite, &prefix, input, &mut out, None)
     });
-    result.map_err(|f| raised.or(f))
+    result.map_err(|f| raised.take_or(f))
 }
 
 /// Checks and opens the sealed binary file object `src` into `dst`, with the same key
@@ -370,18 +352,18 @@ fn open_file(
     identity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
     let opener = Opener::from_args(key, passphrase, identity)?;
-    let raised = Raised::default();
+    let raised = Arc::new(Raised::default());
     let (src, dst) = (src.clone().unbind(), dst.clone().unbind());
     let result = py.detach(|| {
         let reader = PyReader {
             file: src,
-            raised: &raised,
+            raised: raised.clone(),
         };
-        let mut input = BufReader::with_capacity(READ_SIZE, reader);
+        let input = BufReader::with_capacity(READ_SIZE, reader);
         let mut out = py_writer(&dst, &raised);
-        format::open_stream(&opener.unlock(), &mut input, &mut out, None)
+        format::open_stream(&opener.unlock(), input, &mut out, None)
     });
-    result.map_err(|f| raised.or(f))
+    result.map_err(|f| raised.take_or(f))
 }
 
 /// A new random key as the text of a key file, the same as `vecrypt keygen` writes.
@@ -398,6 +380,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seal_file, m)?)?;
     m.add_function(wrap_pyfunction!(open_file, m)?)?;
     m.add_function(wrap_pyfunction!(generate_key, m)?)?;
-    m.add("SUITES", SUITES.map(|(n, _)| n))?;
+    m.add("SUITES", Suite::ALL.map(|(_, n)| n))?;
     Ok(())
 }
