@@ -1,0 +1,3 @@
+module vecrypt.example/kem
+
+go 1.21
