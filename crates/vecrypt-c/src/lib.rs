@@ -201,7 +201,7 @@ unsafe fn run_mode(
         };
         // Checked before the input is copied into the output, so that a refused call
         // writes nothing.
-        if len % c.block_len() != 0 {
+        if !len.is_multiple_of(c.block_len()) {
             return Err(());
         }
         // SAFETY: the caller's contract for `out` and `inp`.

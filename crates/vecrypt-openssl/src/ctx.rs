@@ -100,7 +100,7 @@ impl Alg {
 enum Keyed {
     Block(std::sync::Arc<dyn DynCipher>),
     /// Kuznyechik by type, for ACPKM's re-keying.
-    Kuz(Kuznyechik),
+    Kuz(Box<Kuznyechik>),
     Xts128(Box<AesXts<K128>>),
     Xts256(Box<AesXts<K256>>),
 }
@@ -109,7 +109,7 @@ impl Keyed {
     fn block(&self) -> Option<&dyn DynCipher> {
         match self {
             Keyed::Block(c) => Some(&**c),
-            Keyed::Kuz(k) => Some(k),
+            Keyed::Kuz(k) => Some(&**k),
             _ => None,
         }
     }
@@ -208,7 +208,7 @@ fn key_cipher(alg: &Alg, key: &[u8]) -> Option<Keyed> {
         return None;
     }
     Some(match alg.kind {
-        Kind::CtrAcpkm => Keyed::Kuz(Kuznyechik::from_key(key).ok()?),
+        Kind::CtrAcpkm => Keyed::Kuz(Box::new(Kuznyechik::from_key(key).ok()?)),
         Kind::Xts if alg.key_len == 32 => Keyed::Xts128(Box::new(AesXts::from_key(key).ok()?)),
         Kind::Xts => Keyed::Xts256(Box::new(AesXts::from_key(key).ok()?)),
         _ => {
@@ -253,7 +253,7 @@ impl Ctx {
         }
         // A new message starts from the first section's key.
         self.section_key = match &self.keyed {
-            Some(Keyed::Kuz(k)) => Some(k.clone()),
+            Some(Keyed::Kuz(k)) => Some((**k).clone()),
             _ => None,
         };
         self.section_used = 0;
@@ -371,7 +371,7 @@ impl Ctx {
         let Some(c) = self.keyed.as_ref().and_then(Keyed::block) else {
             return false;
         };
-        let ok = match (self.alg.kind, self.encrypt) {
+        match (self.alg.kind, self.encrypt) {
             (Kind::Ecb, true) => c.encrypt_ecb(data).is_ok(),
             (Kind::Ecb, false) => c.decrypt_ecb(data).is_ok(),
             (Kind::Cbc, true) => {
@@ -387,8 +387,7 @@ impl Ctx {
                 ok
             }
             _ => false,
-        };
-        ok
+        }
     }
 
     /// ECB or CBC update: buffers partial blocks (and, when decrypting with padding, the
