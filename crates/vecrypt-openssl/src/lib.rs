@@ -2,8 +2,9 @@
 //! and OIDs, uBlock, and AES, every algorithm with the property `provider=vecrypt`.
 //!
 //! Load it with `-provider-path DIR -provider libvecrypt_openssl` or by absolute path. The
-//! dispatch tables are written out by hand against OpenSSL's stable provider ABI
-//! ([`ossl`]); every entry point runs under `catch_unwind`, so no panic reaches OpenSSL.
+//! dispatch tables are written out by hand against OpenSSL's stable provider ABI (the
+//! `ossl` module); every entry point runs under `catch_unwind`, so no panic reaches
+//! OpenSSL.
 
 mod aead;
 mod ctx;
