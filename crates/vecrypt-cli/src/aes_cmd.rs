@@ -17,7 +17,7 @@ pub struct Args {
     operation: Operation,
     /// The key (see --key, --key-file, --key-env).
     #[command(flatten)]
-    key: crate::keys::KeyArgs,
+    key: crate::key_args::KeyArgs,
     /// IV in hex. GCM: the nonce, any length (12 bytes is usual). CFB, OFB, CTR32: one block.
     /// XTS: the data unit number, 1 to 16 bytes, little-endian.
     #[arg(long)]

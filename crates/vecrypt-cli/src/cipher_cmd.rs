@@ -19,7 +19,7 @@ pub struct Args {
     mode: Mode,
     /// The key (see --key, --key-file, --key-env).
     #[command(flatten)]
-    key: crate::keys::KeyArgs,
+    key: crate::key_args::KeyArgs,
     /// IV in hex: one block for CBC and CTR (the first counter block, big-endian over the block).
     #[arg(long)]
     iv: Option<String>,

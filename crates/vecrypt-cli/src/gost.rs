@@ -21,7 +21,7 @@ pub struct Args {
     mode: GostMode,
     /// The key (see --key, --key-file, --key-env).
     #[command(flatten)]
-    key: crate::keys::KeyArgs,
+    key: crate::key_args::KeyArgs,
     /// IV in hex: half a block for CTR and CTR-ACPKM, one or more whole blocks for OFB and
     /// CBC, at least one block for CFB; the 16-byte nonce for MGM; the nonce for GCM (any
     /// length from 1 byte, 12 usual).

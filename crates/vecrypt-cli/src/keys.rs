@@ -1,7 +1,7 @@
 //! Keys from the command line, a file or the environment, and the key files of
 //! `vecrypt keygen`. Every parsed copy is wiped when dropped.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use zeroize::Zeroizing;
 
@@ -9,43 +9,6 @@ use crate::Failure;
 
 /// The first line of a `vecrypt keygen` file starts with this, then the key in hex.
 pub const KEY_FILE_TAG: &str = "vecrypt-key-v1 ";
-
-/// One of `--key HEX`, `--key-file FILE`, `--key-env VAR`.
-#[derive(clap::Args)]
-#[group(required = true, multiple = false)]
-pub struct KeyArgs {
-    /// Key in hex (visible to other users of the machine; prefer --key-file or --key-env).
-    #[arg(long, value_name = "HEX")]
-    key: Option<Zeroizing<String>>,
-    /// Read the key from a file: raw bytes, hex (a trailing newline is fine) or a file
-    /// written by `vecrypt keygen`.
-    #[arg(long, value_name = "FILE")]
-    key_file: Option<PathBuf>,
-    /// Read the key in hex from this environment variable.
-    #[arg(long, value_name = "VAR")]
-    key_env: Option<String>,
-}
-
-impl KeyArgs {
-    /// The key bytes.
-    pub fn load(&self) -> Result<Zeroizing<Vec<u8>>, Failure> {
-        if let Some(k) = &self.key {
-            return parse_hex("--key", k);
-        }
-        if let Some(path) = &self.key_file {
-            return read_key_file(path);
-        }
-        if let Some(var) = &self.key_env {
-            let v = Zeroizing::new(std::env::var(var).map_err(|_| {
-                Failure::usage(format!("--key-env: {var} is not set or not UTF-8"))
-            })?);
-            return parse_hex(&format!("--key-env {var}"), v.trim());
-        }
-        Err(Failure::usage(
-            "give the key with --key, --key-file or --key-env",
-        ))
-    }
-}
 
 /// Hex with any whitespace, decoded; the intermediate copy is wiped.
 pub fn parse_hex(what: &str, text: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {

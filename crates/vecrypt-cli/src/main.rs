@@ -11,6 +11,7 @@ mod gost;
 mod info;
 mod kat;
 mod kem_cmd;
+mod key_args;
 mod seal_cmd;
 mod speed;
 mod speedup;
@@ -18,7 +19,7 @@ mod speedup;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use vecrypt_cli::{Failure, keys, output, seal};
+use vecrypt_cli::{Failure, output, seal};
 
 #[derive(Parser)]
 #[command(
