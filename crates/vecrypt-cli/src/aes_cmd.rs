@@ -9,7 +9,7 @@ use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::{Backend, Error};
 
 use crate::Failure;
-use crate::output::{Replace, Secrecy, read_input, write_all};
+use crate::output::{read_input, write_public};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -200,14 +200,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
     }
     match &args.output {
-        Some(path) => {
-            let replace = if args.force {
-                Replace::Allow
-            } else {
-                Replace::Refuse
-            };
-            write_all(&[(path, &data, Secrecy::Public, replace)])
-        }
+        Some(path) => write_public(path, &data, args.force),
         None => {
             println!("{}", hex::encode(&data));
             Ok(())

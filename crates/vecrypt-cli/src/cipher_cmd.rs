@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use vecrypt::registry::{self, DynCipher};
 
 use crate::Failure;
-use crate::output::{Replace, Secrecy, read_input, write_all};
+use crate::output::{read_input, write_public};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -113,14 +113,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .map_err(|e| Failure::usage(format!("{}: {e}", args.alg)))?;
     }
     match &args.output {
-        Some(path) => {
-            let replace = if args.force {
-                Replace::Allow
-            } else {
-                Replace::Refuse
-            };
-            write_all(&[(path, &data, Secrecy::Public, replace)])
-        }
+        Some(path) => write_public(path, &data, args.force),
         None => {
             println!("{}", hex::encode(&data));
             Ok(())

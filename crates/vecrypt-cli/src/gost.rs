@@ -10,7 +10,7 @@ use vecrypt::modes::BlockModes;
 use vecrypt::modes::gost;
 
 use crate::Failure;
-use crate::output::{Replace, Secrecy, read_input, write_all};
+use crate::output::{read_input, write_public};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -182,14 +182,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     result.map_err(|e| Failure::lib("kuznyechik", e))?;
     match &args.output {
-        Some(path) => {
-            let replace = if args.force {
-                Replace::Allow
-            } else {
-                Replace::Refuse
-            };
-            write_all(&[(path, &data, Secrecy::Public, replace)])
-        }
+        Some(path) => write_public(path, &data, args.force),
         None => {
             println!("{}", hex::encode(&data));
             Ok(())

@@ -203,11 +203,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         })
     };
     let name = set.name();
-    let replace = if args.force {
-        Replace::Allow
-    } else {
-        Replace::Refuse
-    };
+    let replace = Replace::forced(args.force);
     match args.op {
         Op::Keygen => {
             let pk_path = need(&args.pk, "--pk", "keygen")?;

@@ -56,6 +56,23 @@ pub enum Replace {
     Refuse,
 }
 
+impl Replace {
+    /// What `--force` asks for.
+    pub fn forced(force: bool) -> Self {
+        if force {
+            Replace::Allow
+        } else {
+            Replace::Refuse
+        }
+    }
+}
+
+/// Writes a public output of a command: `data` to `path` as a new file (an existing one
+/// only with `force`).
+pub fn write_public(path: &Path, data: &[u8], force: bool) -> Result<(), Failure> {
+    write_all(&[(path, data, Secrecy::Public, Replace::forced(force))])
+}
+
 /// `-` (or no option at all) stands for standard input or output.
 pub fn is_std(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p.as_os_str() == "-")

@@ -239,11 +239,7 @@ fn pipe(
         ));
     }
     let (reader, len) = output::open_input(input)?;
-    let replace = if force {
-        Replace::Allow
-    } else {
-        Replace::Refuse
-    };
+    let replace = Replace::forced(force);
     let mut sink: Sink = output::create(output, secrecy, replace)?;
     let bar = progress_bar(len);
     let tick = |n: u64| {
@@ -269,11 +265,7 @@ fn pipe(
 pub fn keygen(args: &KeygenArgs) -> Result<(), Failure> {
     let key = Zeroizing::new(random::<{ keys::SEAL_KEY_BYTES }>()?);
     let text = keys::encode_key_file(&*key);
-    let replace = if args.force {
-        Replace::Allow
-    } else {
-        Replace::Refuse
-    };
+    let replace = Replace::forced(args.force);
     output::write_all(&[(&args.output, &text, Secrecy::Secret, replace)])
 }
 

@@ -97,11 +97,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if args.bounds {
         return bounds(&plan, args.json);
     }
-    let replace = if args.force {
-        crate::output::Replace::Allow
-    } else {
-        crate::output::Replace::Refuse
-    };
+    let replace = crate::output::Replace::forced(args.force);
     // Refused before minutes of measuring, not after.
     if let Some(path) = &args.svg
         && replace == crate::output::Replace::Refuse

@@ -12,55 +12,9 @@ const HEADER: usize = 60; // a key-file stream's header: 12 fixed bytes, nonce p
 const CHUNK: usize = 65536;
 const STORED: usize = CHUNK + 16;
 
-/// Runs `cmd` with `input` on stdin; fails the test if it runs longer than a minute.
+/// Runs `cmd` with `input` on stdin, under the common time limit (a hang fails the test).
 fn limited(mut cmd: Command, input: Option<&[u8]>) -> Output {
-    let mut child = cmd
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let feeder = child.stdin.take().map(|mut stdin| {
-        let data = input.unwrap_or_default().to_vec();
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(&data);
-        })
-    });
-    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?}: still running after 60 s (a hang)");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    if let Some(f) = feeder {
-        let _ = f.join();
-    }
-    Output {
-        status,
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-    }
+    common::run_within(&mut cmd, input)
 }
 
 fn vecrypt(args: &[&str]) -> Output {
