@@ -17,8 +17,22 @@ const BIG: usize = 40 * MIB + 12_345;
 const THREADS: [&str; 3] = ["1", "2", "16"];
 /// What a failing run may take at most; far above what it needs, far below a hang. Under
 /// an emulator (`VECRYPT_TEST_RUNNER`, for another architecture) everything runs slower.
+fn emulated() -> bool {
+    std::env::var_os("VECRYPT_TEST_RUNNER").is_some()
+}
+
+/// The suites a large stream is sealed in: both natively; under an emulator, where
+/// Kuznyechik-MGM runs at a few MB/s, AES-256-GCM alone (the pipeline is the same).
+fn suites() -> &'static [&'static str] {
+    if emulated() {
+        &["aes-256-gcm"]
+    } else {
+        &["aes-256-gcm", "kuznyechik-mgm"]
+    }
+}
+
 fn limit() -> Duration {
-    if std::env::var_os("VECRYPT_TEST_RUNNER").is_some() {
+    if emulated() {
         Duration::from_secs(180)
     } else {
         Duration::from_secs(30)
@@ -209,7 +223,7 @@ fn open_into_file_fails(s: &Sealed, key: &str, bytes: &[u8], code: i32, what: &s
 
 #[test]
 fn wrong_keys_and_damaged_chunks_of_a_large_stream_end_at_once() {
-    for suite in ["aes-256-gcm", "kuznyechik-mgm"] {
+    for &suite in suites() {
         let s = sealed_big(suite);
         let n = s.sealed.len();
         let chunks = (n - HEADER).div_ceil(STORED);
@@ -321,7 +335,7 @@ fn a_reader_that_leaves_ends_seal_and_open() {
 
 #[test]
 fn a_full_device_ends_seal_and_open() {
-    let s = sealed_big("kuznyechik-mgm");
+    let s = sealed_big(suites()[suites().len() - 1]);
     let input = s.d.write("in.vcr", &s.sealed);
     let plain = s.d.write("plain", &data(BIG, 4));
     let full = || {
