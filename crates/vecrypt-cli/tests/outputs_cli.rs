@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{ok, vecrypt};
+
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -13,20 +15,6 @@ use std::time::{Duration, Instant};
 
 const K128: &str = "0123456789abcdeffedcba9876543210";
 const K256: &str = "0123456789abcdeffedcba9876543210000102030405060708090a0b0c0d0e0f";
-
-fn vecrypt(args: &[&str]) -> Output {
-    common::run_within(common::vecrypt_command().args(args), None)
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = vecrypt(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 /// Exit status `code`, one line on stderr mentioning `needle`, nothing on stdout.
 fn fails_with(code: i32, out: &Output, needle: &str) {

@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::{ok, vecrypt};
+
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -17,12 +19,6 @@ fn limited(mut cmd: Command, input: Option<&[u8]>) -> Output {
     common::run_within(&mut cmd, input)
 }
 
-fn vecrypt(args: &[&str]) -> Output {
-    let mut c = common::vecrypt_command();
-    c.args(args);
-    limited(c, None)
-}
-
 fn with_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut c = common::vecrypt_command();
     c.args(args);
@@ -33,16 +29,6 @@ fn with_env(args: &[&str], var: &str, value: &str) -> Output {
     let mut c = common::vecrypt_command();
     c.args(args).env(var, value);
     limited(c, None)
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = vecrypt(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// Exit status `code`, one line on stderr mentioning `needle`.

@@ -105,3 +105,21 @@ pub fn run_within(cmd: &mut Command, input: Option<&[u8]>) -> std::process::Outp
         .expect("the binary runs");
     finish_within(child, input.map(<[u8]>::to_vec), TIME_LIMIT)
 }
+
+/// Runs the binary with `args` (no standard input) under [`TIME_LIMIT`].
+#[allow(dead_code)]
+pub fn vecrypt(args: &[&str]) -> std::process::Output {
+    run_within(vecrypt_command().args(args), None)
+}
+
+/// [`vecrypt`], which must succeed.
+#[allow(dead_code)]
+pub fn ok(args: &[&str]) -> std::process::Output {
+    let out = vecrypt(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
