@@ -3,6 +3,8 @@
 //! the key files it reads ([`keys`]) and its safe output files ([`output`]). The command
 //! itself is `src/main.rs`.
 
+#![forbid(unsafe_code)]
+
 pub mod keys;
 pub mod output;
 pub mod seal;

@@ -4,6 +4,8 @@
 //! authentication fails, the key is wrong or the input is corrupt, and 2 for usage and I/O
 //! errors.
 
+#![forbid(unsafe_code)]
+
 mod aes_cmd;
 mod chart;
 mod cipher_cmd;
