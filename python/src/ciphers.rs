@@ -8,7 +8,6 @@
 //! blocks long (`z` chains side by side); it is kept as a shift register whose first block
 //! is the one the next data block uses.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
@@ -17,10 +16,11 @@ use pyo3::types::{PyBytes, PySlice};
 use self_cell::self_cell;
 use zeroize::Zeroizing;
 
+use vecrypt::Error;
 use vecrypt::aes::{Aes128, Aes192, Aes256};
 use vecrypt::kuznyechik::Kuznyechik;
 use vecrypt::modes::gost::Omac;
-use vecrypt::modes::{BlockKernel, Chain};
+use vecrypt::modes::{BlockModes, Chain};
 use vecrypt::ublock::{Ublock128_128, Ublock128_256, Ublock256_256};
 
 use crate::{AlreadyFinalized, InvalidSignature, bytes_like, detach_over, lib_err, new_bytes};
@@ -98,36 +98,35 @@ impl Engine {
     }
 
     fn block(&self) -> usize {
-        each!(self, c => block_of(c))
+        each!(self, c => c.block_len())
     }
 
-    fn encrypt(&self, buf: &mut [u8]) {
-        each!(self, c => c.kernel_encrypt(buf))
+    // The binding hands the library whole blocks and one-block chaining values, so these
+    // checks never fail; an error would still reach Python as an exception, not a panic.
+
+    fn encrypt(&self, buf: &mut [u8]) -> Result<(), Error> {
+        each!(self, c => c.encrypt_ecb(buf))
     }
 
-    fn decrypt(&self, buf: &mut [u8]) {
-        each!(self, c => c.kernel_decrypt(buf))
+    fn decrypt(&self, buf: &mut [u8]) -> Result<(), Error> {
+        each!(self, c => c.decrypt_ecb(buf))
     }
 
-    fn ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        each!(self, c => c.kernel_ctr(counter, buf))
+    fn ctr(&self, counter: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        each!(self, c => c.apply_ctr_from(counter, buf))
     }
 
-    fn chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-        each!(self, c => c.kernel_chain(mode, register, buf))
+    fn chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        each!(self, c => c.apply_chain(mode, register, buf))
     }
 
-    fn cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        each!(self, c => c.kernel_cbc_decrypt(iv, buf))
+    fn cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        each!(self, c => c.decrypt_cbc_from(iv, buf))
     }
 
-    fn cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        each!(self, c => c.kernel_cfb_decrypt(iv, buf))
+    fn cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        each!(self, c => c.decrypt_cfb_from(iv, buf))
     }
-}
-
-fn block_of<K: BlockKernel>(_: &K) -> usize {
-    K::BLOCK
 }
 
 fn xor(a: &mut [u8], b: &[u8]) {
@@ -570,20 +569,20 @@ impl Stream {
     }
 
     /// ECB and the CBCs over whole blocks in place.
-    fn blocks(&mut self, buf: &mut [u8]) {
+    fn blocks(&mut self, buf: &mut [u8]) -> Result<(), Error> {
         let n = self.n;
         let m = self.reg.len();
         match (self.kind, self.decrypt) {
-            (ModeKind::Ecb, false) => self.engine.encrypt(buf),
-            (ModeKind::Ecb, true) => self.engine.decrypt(buf),
+            (ModeKind::Ecb, false) => self.engine.encrypt(buf)?,
+            (ModeKind::Ecb, true) => self.engine.decrypt(buf)?,
             (_, false) => {
-                self.engine.chain(Chain::CbcEncrypt, &mut self.reg, buf);
+                self.engine.chain(Chain::CbcEncrypt, &mut self.reg, buf)?;
                 self.reg.rotate_left((buf.len() % m / n) * n);
             }
-            (_, true) if m == n => self.engine.cbc_decrypt(&mut self.reg, buf),
+            (_, true) if m == n => self.engine.cbc_decrypt(&mut self.reg, buf)?,
             (_, true) => {
                 let saved = Zeroizing::new(buf.to_vec());
-                self.engine.decrypt(buf);
+                self.engine.decrypt(buf)?;
                 let head = m.min(buf.len());
                 xor(&mut buf[..head], &self.reg[..head]);
                 if buf.len() > m {
@@ -592,35 +591,36 @@ impl Stream {
                 shift_in(&mut self.reg, &saved);
             }
         }
+        Ok(())
     }
 
     /// The keystream modes (CTR, OFB, CFB) over any length in place.
-    fn stream(&mut self, buf: &mut [u8]) {
+    fn stream(&mut self, buf: &mut [u8]) -> Result<(), Error> {
         let n = self.n;
         let m = self.reg.len();
         let used = self.leftover(buf);
         let buf = &mut buf[used..];
         if buf.is_empty() {
-            return;
+            return Ok(());
         }
         let whole = buf.len() / n * n;
         let (head, tail) = buf.split_at_mut(whole);
         let rotation = (whole % m / n) * n;
         match (self.kind, self.decrypt) {
-            (ModeKind::Ctr | ModeKind::GostCtr, _) => self.engine.ctr(&mut self.reg, head),
+            (ModeKind::Ctr | ModeKind::GostCtr, _) => self.engine.ctr(&mut self.reg, head)?,
             (ModeKind::GostOfb, _) => {
-                self.engine.chain(Chain::Ofb, &mut self.reg, head);
+                self.engine.chain(Chain::Ofb, &mut self.reg, head)?;
                 self.reg.rotate_left(rotation);
             }
             (_, false) => {
-                self.engine.chain(Chain::CfbEncrypt, &mut self.reg, head);
+                self.engine.chain(Chain::CfbEncrypt, &mut self.reg, head)?;
                 self.reg.rotate_left(rotation);
             }
-            (_, true) if m == n => self.engine.cfb_decrypt(&mut self.reg, head),
+            (_, true) if m == n => self.engine.cfb_decrypt(&mut self.reg, head)?,
             (_, true) => {
                 for group in head.chunks_mut(m) {
                     let mut ks = Zeroizing::new(self.reg[..group.len()].to_vec());
-                    self.engine.encrypt(&mut ks);
+                    self.engine.encrypt(&mut ks)?;
                     let saved = Zeroizing::new(group.to_vec());
                     xor(group, &ks);
                     shift_in(&mut self.reg, &saved);
@@ -628,28 +628,29 @@ impl Stream {
             }
         }
         if tail.is_empty() {
-            return;
+            return Ok(());
         }
         // A new keystream block for the short end.
         let ks = &mut self.ks[..n];
         match self.kind {
             ModeKind::Ctr | ModeKind::GostCtr => {
                 ks.fill(0);
-                self.engine.ctr(&mut self.reg, ks);
+                self.engine.ctr(&mut self.reg, ks)?;
             }
             ModeKind::GostOfb => {
                 ks.copy_from_slice(&self.reg[..n]);
-                self.engine.encrypt(ks);
+                self.engine.encrypt(ks)?;
                 shift_in(&mut self.reg, ks);
             }
             _ => {
                 ks.copy_from_slice(&self.reg[..n]);
-                self.engine.encrypt(ks);
+                self.engine.encrypt(ks)?;
                 self.part_len = 0;
             }
         }
         self.ks_used = 0;
         self.leftover(tail);
+        Ok(())
     }
 
     /// Uses what is left of the last keystream block on the start of `buf`; returns how
@@ -735,11 +736,8 @@ impl CipherContext {
         let stream = self.live()?;
         let len = stream.out_len(input.len());
         if !stream.kind.whole_blocks() {
-            let out = new_bytes(py, &[input], len, |out| {
-                stream.stream(out);
-                Ok::<(), Infallible>(())
-            })?;
-            return Ok(out.unwrap_or_else(|e| match e {}));
+            let out = new_bytes(py, &[input], len, |out| stream.stream(out))?;
+            return out.map_err(lib_err);
         }
         if len == 0 {
             stream.hold(input);
@@ -752,11 +750,8 @@ impl CipherContext {
         let (now, later) = input.split_at(len - held);
         stream.part_len = 0;
         stream.hold(later);
-        let out = new_bytes(py, &[&head[..held], now], len, |out| {
-            stream.blocks(out);
-            Ok::<(), Infallible>(())
-        })?;
-        Ok(out.unwrap_or_else(|e| match e {}))
+        let out = new_bytes(py, &[&head[..held], now], len, |out| stream.blocks(out))?;
+        out.map_err(lib_err)
     }
 
     /// As `update`, but writes the output into the writable buffer `buf` and returns the
@@ -935,15 +930,16 @@ fn _ctr_seconds(
 ) -> PyResult<f64> {
     let engine = algorithm.get().engine()?;
     let n = engine.block();
-    Ok(py.detach(|| {
+    py.detach(|| {
         let mut buf = vec![0u8; size];
         let mut counter = vec![0u8; n];
         let start = std::time::Instant::now();
         for _ in 0..iterations {
-            engine.ctr(&mut counter, &mut buf);
+            engine.ctr(&mut counter, &mut buf)?;
         }
-        start.elapsed().as_secs_f64()
-    }))
+        Ok(start.elapsed().as_secs_f64())
+    })
+    .map_err(lib_err)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

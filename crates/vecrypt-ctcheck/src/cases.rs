@@ -9,7 +9,7 @@ use cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
-use vecrypt::modes::{BlockKernel, BlockModes, Gcm, GcmCipher, gost};
+use vecrypt::modes::{BlockModes, Gcm, GcmCipher, gost};
 use vecrypt::registry::{self, CipherInfo};
 use vecrypt::ublock::{Ublock, Ublock128_128, Ublock128_256, Ublock256_256, Variant};
 use vecrypt::{Backend, Error};
@@ -230,7 +230,7 @@ pub fn of_family(family: &str) -> Vec<Case> {
 /// through the registry's interface; then single blocks through the RustCrypto traits.
 fn registered<C>(name: &str, backend: Backend) -> Outcome
 where
-    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + BlockKernel,
+    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + BlockModes,
 {
     let info: CipherInfo = registry::cipher(name).map_err(lib("registry"))?;
     let n = info.block_len;
@@ -307,7 +307,7 @@ where
 /// backend.
 fn one_block<C>(backend: Backend) -> Outcome
 where
-    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + BlockKernel,
+    C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + BlockModes,
 {
     let key = secret(6, C::key_size());
     vecrypt::cpu::force_backend(Some(backend));

@@ -166,7 +166,7 @@ fn ublock_rows<V: Variant>(plan: &Plan, rows: &mut Vec<SpeedRow>, progress: &mut
             continue;
         };
         let label = if *method == "best" {
-            format!("{} (best)", vecrypt::modes::BlockKernel::backend(&one))
+            format!("{} (best)", vecrypt::modes::BlockModes::backend(&one))
         } else {
             method.to_string()
         };

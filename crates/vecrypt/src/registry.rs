@@ -19,7 +19,7 @@ pub trait DynCipher: Send + Sync {
 
 impl<T: NamedCipher> DynCipher for T {
     fn backend(&self) -> Backend {
-        BlockKernel::backend(self)
+        BlockKernel::kernel_backend(self)
     }
     fn block_len(&self) -> usize {
         T::BLOCK

@@ -3,9 +3,11 @@
 //! silent fallback), and compared with its portable backend. The run writes the table of
 //! what ran to `backends-exercised.txt` in Cargo's test scratch directory and prints it.
 //!
-//! `VECRYPT_EXPECT_BACKENDS` (comma-separated backend names, as `VECRYPT_BACKEND` spells
-//! them) lists backends this machine must run: the test fails if one of them ran for no
-//! algorithm, for instance because CPU detection missed a feature the CPU has.
+//! The backends this machine must run come from outside the library's CPU detection: on
+//! x86-64 Linux, from the flags `/proc/cpuinfo` lists, through the kernel table
+//! ([`vecrypt::cpu::backends_on`]); anywhere, from `VECRYPT_EXPECT_BACKENDS`
+//! (comma-separated names, as `VECRYPT_BACKEND` spells them). The test fails if one of them
+//! ran for no algorithm, for instance because CPU detection missed a feature the CPU has.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -109,22 +111,73 @@ fn every_backend_this_cpu_runs_is_exercised_and_every_expected_one_ran() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(dir.join("backends-exercised.txt"), &report).unwrap();
 
-    let Ok(expected) = std::env::var("VECRYPT_EXPECT_BACKENDS") else {
-        return;
-    };
     let all: BTreeSet<Backend> = ran.values().flatten().copied().collect();
-    let mut missing = Vec::new();
-    for name in expected.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let backend: Backend = name
-            .parse()
-            .unwrap_or_else(|_| panic!("VECRYPT_EXPECT_BACKENDS names no backend: {name}"));
-        if !all.contains(&backend) {
-            missing.push(name);
-        }
-    }
+    let expected = expected_backends();
+    println!(
+        "expected from outside the library: {}",
+        expected
+            .iter()
+            .map(|b| b.name())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let missing: Vec<&str> = expected
+        .iter()
+        .filter(|b| !all.contains(b))
+        .map(|b| b.name())
+        .collect();
     assert!(
         missing.is_empty(),
         "expected to run but did not: {}\n{report}",
         missing.join(", ")
     );
+}
+
+/// The backends this machine must run: those the operating system's CPU report calls for,
+/// and those `VECRYPT_EXPECT_BACKENDS` names.
+fn expected_backends() -> BTreeSet<Backend> {
+    let mut expected: BTreeSet<Backend> = reported_cpu_backends().into_iter().collect();
+    if let Ok(names) = std::env::var("VECRYPT_EXPECT_BACKENDS") {
+        for name in names.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let backend: Backend = name
+                .parse()
+                .unwrap_or_else(|_| panic!("VECRYPT_EXPECT_BACKENDS names no backend: {name}"));
+            expected.insert(backend);
+        }
+    }
+    expected
+}
+
+/// On x86-64 Linux, the backends whose kernels run on the flags of `/proc/cpuinfo`, which
+/// the kernel reports only when the CPU and the operating system both support them.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn reported_cpu_backends() -> Vec<Backend> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
+    let flags = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("flags"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, f)| f)
+        .expect("a flags line in /proc/cpuinfo");
+    // Linux's spelling to `#[target_feature]`'s, where they differ.
+    let present: Vec<&'static str> = flags
+        .split_whitespace()
+        .map(|f| match f {
+            "sse4_1" => "sse4.1".to_string(),
+            "avx512_vbmi2" => "avx512vbmi2".to_string(),
+            other => other.to_string(),
+        })
+        .map(|f| &*Box::leak(f.into_boxed_str()))
+        .collect();
+    let backends = vecrypt::cpu::backends_on(&vecrypt::cpu::Features::with("x86_64", &present));
+    assert!(backends.contains(&Backend::Soft));
+    if present.contains(&"avx2") {
+        assert!(backends.contains(&Backend::Avx2), "{backends:?} with AVX2");
+    }
+    backends
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+fn reported_cpu_backends() -> Vec<Backend> {
+    Vec::new()
 }

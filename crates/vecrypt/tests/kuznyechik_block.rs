@@ -47,7 +47,7 @@ trait BackendName {
 
 impl BackendName for Kuznyechik {
     fn backend_name(&self) -> &'static str {
-        vecrypt::modes::BlockKernel::backend(self).name()
+        Kuznyechik::backend(self).name()
     }
 }
 

@@ -7,7 +7,7 @@
 use vecrypt::Backend;
 use vecrypt::aes::{Aes, Aes128, Aes192, Aes256, K128, K192, K256, KeySize};
 use vecrypt::kuznyechik::Kuznyechik;
-use vecrypt::modes::{BlockKernel, BlockModes};
+use vecrypt::modes::BlockModes;
 
 mod common;
 use common::Rng;

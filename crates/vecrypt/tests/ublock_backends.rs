@@ -3,7 +3,7 @@
 //! and several keys, all three variants.
 
 use vecrypt::Backend;
-use vecrypt::modes::{BlockKernel, BlockModes, MultiKey};
+use vecrypt::modes::{BlockModes, MultiKey};
 use vecrypt::ublock::{Ublock, V128_128, V128_256, V256_256, Variant};
 
 /// A small deterministic generator (xorshift64*), enough for test inputs.

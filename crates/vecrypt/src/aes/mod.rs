@@ -201,7 +201,7 @@ pub type Aes192 = Aes<K192>;
 pub type Aes256 = Aes<K256>;
 
 /// The backends of AES, best first.
-const CANDIDATES: &[Candidate] = &[
+pub(crate) const CANDIDATES: &[Candidate] = &[
     Candidate::new(Backend::Vaes512, &[kernels::AES_VAES512, kernels::AES_NI]),
     Candidate::new(Backend::Vaes256, &[kernels::AES_VAES256, kernels::AES_NI]),
     Candidate::new(Backend::AesNi, &[kernels::AES_NI]),
@@ -236,6 +236,11 @@ impl<K: KeySize> Aes<K> {
     #[cfg(feature = "alloc")]
     pub fn backends() -> alloc::vec::Vec<Backend> {
         cpu::available(CANDIDATES)
+    }
+
+    /// The backend this key runs on.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     fn keyed_on(key: &[u8], backend: Backend) -> Result<Self, Error> {
@@ -384,7 +389,7 @@ fn register16(register: &mut [u8]) -> Option<&mut [u8; 16]> {
 impl<K: KeySize> BlockKernel for Aes<K> {
     const BLOCK: usize = 16;
 
-    fn backend(&self) -> Backend {
+    fn kernel_backend(&self) -> Backend {
         self.backend
     }
 

@@ -33,12 +33,13 @@ use kem::{
 };
 use zeroize::ZeroizeOnDrop;
 
+use super::params::sealed::Sealed;
 use super::{Aigis, HashMode, ParamSet, Params, Set1, Set2, Set3, Set4};
 use crate::Error;
 
-/// A hash mode as a type.
+/// A hash mode as a type. Sealed: [`Shake`] and [`Sm3`].
 pub trait HashFamily:
-    Copy + Clone + fmt::Debug + Default + Eq + Ord + Send + Sync + 'static
+    Copy + Clone + fmt::Debug + Default + Eq + Ord + Send + Sync + 'static + Sealed
 {
     const MODE: HashMode;
 }
@@ -50,6 +51,8 @@ pub struct Shake;
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sm3;
 
+impl Sealed for Shake {}
+impl Sealed for Sm3 {}
 impl HashFamily for Shake {
     const MODE: HashMode = HashMode::Shake;
 }
@@ -57,7 +60,7 @@ impl HashFamily for Sm3 {
     const MODE: HashMode = HashMode::Sm3;
 }
 
-/// A parameter set with its sizes as types.
+/// A parameter set with its sizes as types. Sealed, as [`Params`] is.
 pub trait TypedSet: Params + fmt::Debug + Default + Eq + Ord {
     const SET: ParamSet;
     type PkSize: ArraySize;

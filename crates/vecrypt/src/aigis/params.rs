@@ -11,8 +11,15 @@ pub const POLY_BYTES: usize = N * 13 / 8;
 /// The largest module rank of any set; fixed-size buffers are sized for it.
 pub const MAX_K: usize = 4;
 
-/// The numbers that define one Aigis-enc parameter set.
-pub trait Params: Copy + Send + Sync + 'static {
+/// The seal of [`Params`] and of the KEM traits' type-level sets and hash modes: only the
+/// crate's four sets and two modes implement them.
+pub(crate) mod sealed {
+    pub trait Sealed {}
+}
+
+/// The numbers that define one Aigis-enc parameter set. Sealed: the four sets of the
+/// specification are [`Set1`] to [`Set4`].
+pub trait Params: Copy + Send + Sync + 'static + sealed::Sealed {
     const NAME: &'static str;
     /// Module rank.
     const K: usize;
@@ -40,6 +47,7 @@ macro_rules! params {
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $ty;
+        impl sealed::Sealed for $ty {}
         impl Params for $ty {
             const NAME: &'static str = $name;
             const K: usize = $k;

@@ -135,19 +135,19 @@ impl FromStr for Backend {
 /// One entry of an algorithm's backend list: the backend and the kernels it runs. The
 /// backend runs on a CPU that runs all of them; a portable backend lists none.
 #[derive(Copy, Clone, Debug)]
-pub struct Candidate {
-    pub backend: Backend,
-    pub kernels: &'static [Kernel],
+pub(crate) struct Candidate {
+    pub(crate) backend: Backend,
+    pub(crate) kernels: &'static [Kernel],
 }
 
 impl Candidate {
     /// `backend`, running `kernels`.
-    pub const fn new(backend: Backend, kernels: &'static [Kernel]) -> Self {
+    pub(crate) const fn new(backend: Backend, kernels: &'static [Kernel]) -> Self {
         Candidate { backend, kernels }
     }
 
     /// A backend of portable code, which runs everywhere.
-    pub const fn portable(backend: Backend) -> Self {
+    pub(crate) const fn portable(backend: Backend) -> Self {
         Candidate {
             backend,
             kernels: &[],
@@ -155,7 +155,7 @@ impl Candidate {
     }
 
     /// Whether a CPU with `f` runs every kernel of this backend.
-    pub fn runs_on(&self, f: &Features) -> bool {
+    pub(crate) fn runs_on(&self, f: &Features) -> bool {
         self.kernels.iter().all(|k| k.runs_on(f))
     }
 }
@@ -223,7 +223,7 @@ fn parse_env_value(v: &str) -> Result<Option<Backend>, Error> {
 }
 
 /// The backends of `candidates` this CPU can run, best first.
-pub fn runnable(candidates: &[Candidate]) -> impl Iterator<Item = Backend> + '_ {
+pub(crate) fn runnable(candidates: &[Candidate]) -> impl Iterator<Item = Backend> + '_ {
     let f = features();
     candidates
         .iter()
@@ -233,18 +233,18 @@ pub fn runnable(candidates: &[Candidate]) -> impl Iterator<Item = Backend> + '_ 
 
 /// The backends of `candidates` this CPU can run, best first.
 #[cfg(feature = "alloc")]
-pub fn available(candidates: &[Candidate]) -> alloc::vec::Vec<Backend> {
+pub(crate) fn available(candidates: &[Candidate]) -> alloc::vec::Vec<Backend> {
     runnable(candidates).collect()
 }
 
 /// Whether `backend` is in `candidates` and this CPU can run it.
-pub fn can_run(candidates: &[Candidate], backend: Backend) -> bool {
+pub(crate) fn can_run(candidates: &[Candidate], backend: Backend) -> bool {
     runnable(candidates).any(|b| b == backend)
 }
 
 /// The backend to use: the forced one when it is listed and runnable, else the first runnable
 /// one that is not a table backend. `candidates` is best-first and should end with `Soft`.
-pub fn choose(candidates: &[Candidate]) -> Backend {
+pub(crate) fn choose(candidates: &[Candidate]) -> Backend {
     if let Some(b) = forced_backend().filter(|b| can_run(candidates, *b)) {
         return b;
     }
@@ -253,8 +253,32 @@ pub fn choose(candidates: &[Candidate]) -> Backend {
         .unwrap_or(Backend::Soft)
 }
 
+/// Every backend that some algorithm of the crate runs on a CPU with the features `f`, in
+/// [`Backend::ALL`]'s order. With the features a report of the CPU lists (Linux's
+/// `/proc/cpuinfo`, say), it tells which backends a test run on that CPU must exercise,
+/// independently of this crate's own detection.
+#[cfg(feature = "alloc")]
+pub fn backends_on(f: &Features) -> alloc::vec::Vec<Backend> {
+    let lists = [
+        crate::aes::CANDIDATES,
+        crate::kuznyechik::CANDIDATES,
+        crate::ublock::CANDIDATES,
+        crate::aigis::CANDIDATES,
+    ];
+    Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| {
+            lists
+                .iter()
+                .flat_map(|l| l.iter())
+                .any(|c| c.backend == *b && c.runs_on(f))
+        })
+        .collect()
+}
+
 /// `Ok(backend)` when this CPU can run it for the algorithm, else a typed error.
-pub fn require(candidates: &[Candidate], backend: Backend) -> Result<Backend, Error> {
+pub(crate) fn require(candidates: &[Candidate], backend: Backend) -> Result<Backend, Error> {
     if can_run(candidates, backend) {
         Ok(backend)
     } else {

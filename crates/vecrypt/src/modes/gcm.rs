@@ -3,8 +3,8 @@
 //! [`Ublock128Gcm`](crate::ublock::Ublock128Gcm) and
 //! [`Ublock128_256Gcm`](crate::ublock::Ublock128_256Gcm). It is exactly SP 800-38D with the
 //! block cipher replaced: H = E(0^128), the `inc32` counter, GHASH over the associated data,
-//! the ciphertext and their bit lengths, the tag E(J0) XOR GHASH. Over AES it gives AES-GCM
-//! ([`crate::aes::AesGcm`] is the fused version).
+//! the ciphertext and their bit lengths, the tag E(J0) XOR GHASH. AES-GCM is
+//! [`crate::aes::AesGcm`], fused for AES.
 //!
 //! Nonce rule: a nonce must never repeat under one key. A 12-byte nonce (the recommended
 //! length, and the one of the `aead` traits by default) is the counter block directly; any
@@ -18,6 +18,12 @@
 //!
 //! ```compile_fail
 //! let _ = vecrypt::modes::Gcm::<vecrypt::ublock::Ublock256_256>::from_key(&[0u8; 32]);
+//! ```
+//!
+//! AES-GCM is only [`crate::aes::AesGcm`]:
+//!
+//! ```compile_fail
+//! let _ = vecrypt::modes::Gcm::<vecrypt::aes::Aes128>::from_key(&[0u8; 16]);
 //! ```
 //!
 //! Speed: the data goes through in chunks of 8 KiB, small enough to stay in L1: each chunk
@@ -56,10 +62,7 @@ use zeroize::ZeroizeOnDrop;
 use super::{BlockKernel, ctr_apply_counting, xor_in_place};
 use crate::Error;
 use crate::aes::ghash::{Ghash, check_lengths};
-use crate::aes::{Aes, KeySize};
 use crate::cpu::Backend;
-use crate::kuznyechik::Kuznyechik;
-use crate::ublock::{Ublock, V128_128, V128_256};
 
 /// Bytes per chunk: CTR then GHASH over the same 8 KiB while it is in L1. One whole batch
 /// of the widest CTR kernel of uBlock-128 (512 blocks), eight of Kuznyechik's.
@@ -67,14 +70,16 @@ const CHUNK: usize = 16 * 512;
 /// Longest text whose keystream and tag mask one CTR call can make together (15 blocks and
 /// the mask: 16 blocks, inside Kuznyechik's per-block AVX-512 path), for the ciphers whose
 /// [`GcmCipher::FUSED_TAG_MASK`] says so.
-const FUSED_TEXT: usize = 15 * 16;
+pub(crate) const FUSED_TEXT: usize = 15 * 16;
 
-mod private {
+/// The seal of [`GcmCipher`]: each cipher's module implements both.
+pub(crate) mod private {
     pub trait Sealed {}
 }
 
 /// A block cipher of this crate with 16-byte blocks, which [`Gcm`] runs on: Kuznyechik,
-/// uBlock-128/128, uBlock-128/256 and AES. Sealed.
+/// uBlock-128/128 and uBlock-128/256. Sealed. AES has its own fused GCM,
+/// [`AesGcm`](crate::aes::AesGcm), and is not one of them.
 pub trait GcmCipher: BlockKernel + KeyInit + Clone + ZeroizeOnDrop + private::Sealed {
     /// The cipher's name, as in `kuznyechik-gcm`.
     const NAME: &'static str;
@@ -86,54 +91,6 @@ pub trait GcmCipher: BlockKernel + KeyInit + Clone + ZeroizeOnDrop + private::Se
     /// makes together, where that measured faster than the text's CTR call and a block
     /// encryption for the mask; 0 for never.
     const FUSED_TAG_MASK: usize = 0;
-}
-
-impl private::Sealed for Kuznyechik {}
-impl GcmCipher for Kuznyechik {
-    const NAME: &'static str = "kuznyechik";
-    // Kuznyechik's CTR of one more block measured faster than a separate encryption of the
-    // mask on every backend (`docs/perf/kuznyechik.md`). uBlock's CTR of one more block
-    // costs more than its single block, so it keeps the default.
-    const FUSED_TAG_MASK: usize = FUSED_TEXT;
-    fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
-        match backend {
-            Some(b) => Self::with_backend(key, b),
-            None => Self::from_key(key),
-        }
-    }
-}
-
-impl private::Sealed for Ublock<V128_128> {}
-impl GcmCipher for Ublock<V128_128> {
-    const NAME: &'static str = "ublock-128-128";
-    fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
-        match backend {
-            Some(b) => Self::with_backend(key, b),
-            None => Self::from_key(key),
-        }
-    }
-}
-
-impl private::Sealed for Ublock<V128_256> {}
-impl GcmCipher for Ublock<V128_256> {
-    const NAME: &'static str = "ublock-128-256";
-    fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
-        match backend {
-            Some(b) => Self::with_backend(key, b),
-            None => Self::from_key(key),
-        }
-    }
-}
-
-impl<K: KeySize> private::Sealed for Aes<K> {}
-impl<K: KeySize> GcmCipher for Aes<K> {
-    const NAME: &'static str = K::NAME;
-    fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
-        match backend {
-            Some(b) => Self::with_backend(key, b),
-            None => Self::from_key(key),
-        }
-    }
 }
 
 /// GCM over the block cipher `C`, with nonce length `N` and tag length `T` for the `aead`
@@ -162,7 +119,7 @@ impl<C: GcmCipher, N, T> fmt::Debug for Gcm<C, N, T> {
             f,
             "{}-gcm {{ backend: {}, .. }}",
             C::NAME,
-            self.cipher.backend()
+            self.cipher.kernel_backend()
         )
     }
 }
@@ -184,7 +141,7 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
     pub fn from_cipher(cipher: C) -> Self {
         let mut h = [0u8; 16];
         cipher.kernel_encrypt(&mut h);
-        let backend = cipher.backend();
+        let backend = cipher.kernel_backend();
         let hash = Ghash::new(&h, (backend != Backend::Soft).then_some(backend));
         crate::wipe::array(&mut h);
         Self {
@@ -196,7 +153,7 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
 
     /// The backend the cipher runs on.
     pub fn backend(&self) -> Backend {
-        self.cipher.backend()
+        self.cipher.kernel_backend()
     }
 
     /// XORs the keystream of the counter blocks `J0[..12] || low`, `low + 1`, ... (`inc32`,
@@ -415,6 +372,7 @@ impl<C: GcmCipher, N: ArraySize, T: ArraySize> AeadInOut for Gcm<C, N, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kuznyechik::Kuznyechik;
     use crate::ublock::Ublock128_128;
     use alloc::vec::Vec;
 

@@ -1,9 +1,11 @@
 //! Modes of operation over any cipher of this crate.
 //!
-//! A cipher implements [`BlockKernel`]: raw whole-block encryption and decryption, plus
-//! optional fused versions of the common modes that a SIMD backend runs in one kernel call.
-//! The defaults here are correct for every cipher and already batch blocks so that a wide
-//! `kernel_encrypt` keeps its lanes full. [`BlockModes`] is the checked public face.
+//! Inside the crate a cipher implements `BlockKernel`: raw whole-block encryption and
+//! decryption, plus optional fused versions of the common modes that a SIMD backend runs in
+//! one kernel call. Its defaults are correct for every cipher and batch blocks so that a wide
+//! `kernel_encrypt` keeps its lanes full. It checks no length, so it is sealed: outside the
+//! crate it can be neither named nor called. [`BlockModes`] is the checked public face, and
+//! every length it takes is checked before a kernel runs.
 
 mod cipher_traits;
 pub mod gcm;
@@ -14,6 +16,7 @@ pub(crate) mod omac;
 
 pub(crate) use cipher_traits::KernelBackend;
 pub use gcm::{Gcm, GcmCipher};
+pub(crate) use kernel::BlockKernel;
 #[cfg(feature = "alloc")]
 pub use multi::MultiKey;
 
@@ -26,93 +29,118 @@ const BATCH_BLOCKS: usize = 64;
 /// Largest block size of any cipher in the crate.
 pub(crate) const MAX_BLOCK: usize = 32;
 
-/// The raw block interface every cipher of the crate provides.
-///
-/// Lengths are the caller's duty here: every `buf` is a whole number of blocks and every
-/// `iv`/`counter` exactly one block. [`BlockModes`] checks them for public callers.
-pub trait BlockKernel: Sized {
-    /// Block length in bytes.
-    const BLOCK: usize;
+/// Holds the sealed kernel trait: public within a private module, so that it can bound the
+/// public traits without being nameable outside the crate.
+mod kernel {
+    use super::{
+        Chain, cbc_decrypt_batched, cfb_decrypt_batched, chain_by_steps, ctr_apply_batched,
+    };
+    use crate::cpu::Backend;
 
-    /// The backend this key object runs on.
-    fn backend(&self) -> Backend;
+    /// The raw block interface every cipher of the crate provides.
+    ///
+    /// Lengths are the caller's duty here: every `buf` is a whole number of blocks, every
+    /// `iv`/`counter` exactly one block and every chain register a non-zero number of
+    /// blocks. [`BlockModes`](super::BlockModes) checks them for public callers.
+    pub trait BlockKernel: Sized {
+        /// Block length in bytes.
+        const BLOCK: usize;
 
-    /// Encrypts whole blocks in place (ECB).
-    fn kernel_encrypt(&self, buf: &mut [u8]);
+        /// The backend this key object runs on.
+        fn kernel_backend(&self) -> Backend;
 
-    /// Decrypts whole blocks in place (ECB).
-    fn kernel_decrypt(&self, buf: &mut [u8]);
+        /// Encrypts whole blocks in place (ECB).
+        fn kernel_encrypt(&self, buf: &mut [u8]);
 
-    /// CTR: XORs the keystream of `counter`, `counter + 1`, ... into `buf` (any length) and
-    /// leaves `counter` at the next unused value. The counter is one big-endian integer over
-    /// the whole block, wrapping modulo 2^(8*BLOCK).
-    fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        ctr_apply_batched(self, counter, buf);
-    }
+        /// Decrypts whole blocks in place (ECB).
+        fn kernel_decrypt(&self, buf: &mut [u8]);
 
-    /// CBC encryption in place; `iv` becomes the last ciphertext block.
-    fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        chain_by_steps(self, Chain::CbcEncrypt, iv, buf);
-    }
-
-    /// One of the chained modes over the whole blocks of `buf`, with a register of `z`
-    /// blocks (`register.len() / BLOCK`): block `i` belongs to chain `i % z`, whose value is
-    /// block `i % z` of the register, and the register ends holding every chain's last
-    /// value. The default takes one CBC chain to [`BlockKernel::kernel_cbc_encrypt`] and
-    /// otherwise encrypts one step of all chains per call.
-    fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-        if mode == Chain::CbcEncrypt && register.len() == Self::BLOCK {
-            self.kernel_cbc_encrypt(register, buf);
-        } else {
-            chain_by_steps(self, mode, register, buf);
+        /// CTR: XORs the keystream of `counter`, `counter + 1`, ... into `buf` (any length) and
+        /// leaves `counter` at the next unused value. The counter is one big-endian integer over
+        /// the whole block, wrapping modulo 2^(8*BLOCK).
+        fn kernel_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
+            ctr_apply_batched(self, counter, buf);
         }
-    }
 
-    /// CBC decryption in place; `iv` becomes the last ciphertext block.
-    fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        cbc_decrypt_batched(self, iv, buf);
-    }
-
-    /// CFB decryption (whole-block feedback, one chain) of whole blocks in place; `iv`
-    /// becomes the last ciphertext block.
-    fn kernel_cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        cfb_decrypt_batched(self, iv, buf);
-    }
-
-    /// ECB encryption of several streams, one key each (`keys[i]` for `bufs[i]`).
-    /// Backends that interleave keys override this; the default runs each stream alone.
-    fn kernel_encrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
-        for (k, b) in keys.iter().zip(bufs.iter_mut()) {
-            k.kernel_encrypt(b);
+        /// CBC encryption in place; `iv` becomes the last ciphertext block.
+        fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+            chain_by_steps(self, Chain::CbcEncrypt, iv, buf);
         }
-    }
 
-    /// ECB decryption of several streams, one key each.
-    fn kernel_decrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
-        for (k, b) in keys.iter().zip(bufs.iter_mut()) {
-            k.kernel_decrypt(b);
+        /// One of the chained modes over the whole blocks of `buf`, with a register of `z`
+        /// blocks (`register.len() / BLOCK`): block `i` belongs to chain `i % z`, whose value is
+        /// block `i % z` of the register, and the register ends holding every chain's last
+        /// value. The default takes one CBC chain to `kernel_cbc_encrypt` and
+        /// otherwise encrypts one step of all chains per call.
+        fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
+            if mode == Chain::CbcEncrypt && register.len() == Self::BLOCK {
+                self.kernel_cbc_encrypt(register, buf);
+            } else {
+                chain_by_steps(self, mode, register, buf);
+            }
         }
-    }
 
-    /// CBC encryption of several streams, one key and IV each. This is where interleaving
-    /// pays most: one CBC stream is a chain, several are independent.
-    fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
-            k.kernel_cbc_encrypt(iv, b);
+        /// CBC decryption in place; `iv` becomes the last ciphertext block.
+        fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+            cbc_decrypt_batched(self, iv, buf);
         }
-    }
 
-    /// CBC decryption of several streams, one key and IV each.
-    fn kernel_cbc_decrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
-            k.kernel_cbc_decrypt(iv, b);
+        /// CFB decryption (whole-block feedback, one chain) of whole blocks in place; `iv`
+        /// becomes the last ciphertext block.
+        fn kernel_cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
+            cfb_decrypt_batched(self, iv, buf);
+        }
+
+        /// ECB encryption of several streams, one key each (`keys[i]` for `bufs[i]`).
+        /// Backends that interleave keys override this; the default runs each stream alone.
+        fn kernel_encrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
+            for (k, b) in keys.iter().zip(bufs.iter_mut()) {
+                k.kernel_encrypt(b);
+            }
+        }
+
+        /// ECB decryption of several streams, one key each.
+        fn kernel_decrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
+            for (k, b) in keys.iter().zip(bufs.iter_mut()) {
+                k.kernel_decrypt(b);
+            }
+        }
+
+        /// CBC encryption of several streams, one key and IV each. This is where interleaving
+        /// pays most: one CBC stream is a chain, several are independent.
+        fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+            for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+                k.kernel_cbc_encrypt(iv, b);
+            }
+        }
+
+        /// CBC decryption of several streams, one key and IV each.
+        fn kernel_cbc_decrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
+            for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
+                k.kernel_cbc_decrypt(iv, b);
+            }
         }
     }
 }
 
-/// Checked ECB, CBC and CTR for every [`BlockKernel`]. ECB and CBC take whole blocks (no
-/// padding); CTR takes any length. The IV is one block in CBC and CTR.
+/// ECB, CBC, CTR and the chained modes for every block cipher of the crate, every length
+/// checked. ECB and CBC take whole blocks (no padding); CTR takes any length. The IV is one
+/// block in CBC and CTR.
+///
+/// The `*_from` methods are the same modes for a stream cut into pieces: the chaining value
+/// (counter, IV or register) is read from the caller's buffer and left there for the next
+/// piece, so that calling them piece by piece gives what one call over the whole gives.
 pub trait BlockModes: BlockKernel {
+    /// The backend this key runs on.
+    fn backend(&self) -> Backend {
+        self.kernel_backend()
+    }
+
+    /// The block length in bytes.
+    fn block_len(&self) -> usize {
+        Self::BLOCK
+    }
+
     /// ECB encryption in place.
     fn encrypt_ecb(&self, buf: &mut [u8]) -> Result<(), Error> {
         check_blocks::<Self>(buf.len())?;
@@ -129,30 +157,89 @@ pub trait BlockModes: BlockKernel {
 
     /// CBC encryption in place.
     fn encrypt_cbc(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
-        check_blocks::<Self>(buf.len())?;
         let mut chain = block_copy::<Self>(iv)?;
-        self.kernel_cbc_encrypt(&mut chain[..Self::BLOCK], buf);
-        Ok(())
+        self.encrypt_cbc_from(&mut chain[..Self::BLOCK], buf)
     }
 
     /// CBC decryption in place.
     fn decrypt_cbc(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
-        check_blocks::<Self>(buf.len())?;
         let mut chain = block_copy::<Self>(iv)?;
-        self.kernel_cbc_decrypt(&mut chain[..Self::BLOCK], buf);
-        Ok(())
+        self.decrypt_cbc_from(&mut chain[..Self::BLOCK], buf)
     }
 
     /// CTR in place (encryption and decryption are the same). The IV is the first counter
     /// block; the counter is big-endian over the whole block; the last block may be partial.
     fn apply_ctr(&self, iv: &[u8], buf: &mut [u8]) -> Result<(), Error> {
         let mut counter = block_copy::<Self>(iv)?;
-        self.kernel_ctr(&mut counter[..Self::BLOCK], buf);
+        self.apply_ctr_from(&mut counter[..Self::BLOCK], buf)
+    }
+
+    /// CBC encryption in place from the chaining value `iv` (one block), which ends as the
+    /// last ciphertext block.
+    fn encrypt_cbc_from(&self, iv: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        check_iv::<Self>(iv.len())?;
+        self.kernel_cbc_encrypt(iv, buf);
+        Ok(())
+    }
+
+    /// CBC decryption in place from the chaining value `iv` (one block), which ends as the
+    /// last ciphertext block.
+    fn decrypt_cbc_from(&self, iv: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        check_iv::<Self>(iv.len())?;
+        self.kernel_cbc_decrypt(iv, buf);
+        Ok(())
+    }
+
+    /// CTR in place from `counter` (one block, big-endian over the whole block, wrapping),
+    /// which ends at the first counter value not used. `buf` may end in a partial block, whose
+    /// keystream's unused part is dropped: only the last piece of a stream may be partial.
+    fn apply_ctr_from(&self, counter: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_iv::<Self>(counter.len())?;
+        self.kernel_ctr(counter, buf);
+        Ok(())
+    }
+
+    /// Whole-block CFB decryption in place from `iv` (one block, one chain), which ends as
+    /// the last ciphertext block.
+    fn decrypt_cfb_from(&self, iv: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        check_iv::<Self>(iv.len())?;
+        self.kernel_cfb_decrypt(iv, buf);
+        Ok(())
+    }
+
+    /// One of the [`Chain`] modes in place over whole blocks, with `register` holding `z`
+    /// chains side by side (`z` = its length in blocks, at least one): block `i` of `buf`
+    /// belongs to chain `i % z`, and the register ends holding every chain's last value.
+    /// This is GOST R 34.13's OFB, CFB and CBC with an `m = z * n` bit register, and the
+    /// CBC-MAC of OMAC with one chain.
+    fn apply_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> Result<(), Error> {
+        check_blocks::<Self>(buf.len())?;
+        if register.is_empty() || !register.len().is_multiple_of(Self::BLOCK) {
+            return Err(Error::IvLength {
+                expected: Self::BLOCK,
+                got: register.len(),
+            });
+        }
+        self.kernel_chain(mode, register, buf);
         Ok(())
     }
 }
 
 impl<T: BlockKernel> BlockModes for T {}
+
+fn check_iv<K: BlockKernel>(len: usize) -> Result<(), Error> {
+    if len == K::BLOCK {
+        Ok(())
+    } else {
+        Err(Error::IvLength {
+            expected: K::BLOCK,
+            got: len,
+        })
+    }
+}
 
 fn check_blocks<K: BlockKernel>(len: usize) -> Result<(), Error> {
     if len.is_multiple_of(K::BLOCK) {
@@ -209,7 +296,7 @@ pub(crate) fn increment_be(counter: &mut [u8]) {
     }
 }
 
-/// The chained modes of [`BlockKernel::kernel_chain`]. With `v` a chain's value, `d` a
+/// The chained modes of [`BlockModes::apply_chain`]. With `v` a chain's value, `d` a
 /// data block and `E` the encryption:
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Chain {
@@ -223,8 +310,9 @@ pub enum Chain {
     CfbEncrypt,
 }
 
-/// [`Chain`] modes one step of all chains per [`BlockKernel::kernel_encrypt`] call.
-pub fn chain_by_steps<K: BlockKernel>(
+/// [`Chain`] modes one step of all chains per `kernel_encrypt` call. `register` is a
+/// non-zero number of blocks.
+pub(crate) fn chain_by_steps<K: BlockKernel>(
     cipher: &K,
     mode: Chain,
     register: &mut [u8],
@@ -274,7 +362,7 @@ pub(crate) fn cbc_mac<K: BlockKernel>(cipher: &K, state: &mut [u8], data: &[u8])
 }
 
 /// Default CTR: fills a batch of counter blocks, encrypts them in one call, XORs.
-pub fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &mut [u8]) {
+pub(crate) fn ctr_apply_batched<K: BlockKernel>(cipher: &K, counter: &mut [u8], buf: &mut [u8]) {
     ctr_apply_counting(cipher, counter, K::BLOCK, buf);
 }
 
@@ -363,7 +451,7 @@ fn fill_counters(ks: &mut [u8], counter: &mut [u8], low: usize) {
 
 /// Default CBC decryption: decrypts a batch in one call, then XORs each block with the
 /// ciphertext before it.
-pub fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut [u8]) {
+pub(crate) fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut [u8]) {
     let n = K::BLOCK;
     let mut saved = [0u8; BATCH_BLOCKS * MAX_BLOCK];
     for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
@@ -379,7 +467,7 @@ pub fn cbc_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut 
 
 /// Default CFB decryption with one chain: the ciphertext shifted by one block is encrypted
 /// a batch at a time and added to the ciphertext.
-pub fn cfb_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut [u8]) {
+pub(crate) fn cfb_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut [u8]) {
     let n = K::BLOCK;
     let mut ks = [0u8; BATCH_BLOCKS * MAX_BLOCK];
     for chunk in buf.chunks_mut(BATCH_BLOCKS * n) {
@@ -395,7 +483,7 @@ pub fn cfb_decrypt_batched<K: BlockKernel>(cipher: &K, iv: &mut [u8], buf: &mut 
 }
 
 /// Whole-block OFB or CFB encryption over any length: the whole blocks through
-/// [`BlockKernel::kernel_chain`], then a short last block through a padded copy on its chain.
+/// `BlockKernel::kernel_chain`, then a short last block through a padded copy on its chain.
 pub(crate) fn chain_with_tail<K: BlockKernel>(
     cipher: &K,
     mode: Chain,

@@ -188,7 +188,7 @@ impl Drop for RoundKeys {
 impl ZeroizeOnDrop for RoundKeys {}
 
 /// The backends of uBlock, best first.
-const CANDIDATES: &[Candidate] = &[
+pub(crate) const CANDIDATES: &[Candidate] = &[
     Candidate::new(
         Backend::Avx512,
         &[
@@ -281,6 +281,11 @@ impl<V: Variant> Ublock<V> {
     #[cfg(feature = "alloc")]
     pub fn backends() -> alloc::vec::Vec<Backend> {
         cpu::available(CANDIDATES)
+    }
+
+    /// The backend this key runs on.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     fn keyed_on(key: &[u8], backend: Backend) -> Result<Self, Error> {
@@ -376,10 +381,28 @@ impl<V: Variant> Ublock<V> {
     }
 }
 
+/// GCM over the two variants with 16-byte blocks. uBlock's CTR of one more block costs more
+/// than its single block, so neither fuses the tag mask into the text's CTR call.
+macro_rules! gcm_cipher {
+    ($($v:ident = $name:literal),*) => {$(
+        impl crate::modes::gcm::private::Sealed for Ublock<$v> {}
+        impl crate::modes::GcmCipher for Ublock<$v> {
+            const NAME: &'static str = $name;
+            fn gcm_keyed(key: &[u8], backend: Option<Backend>) -> Result<Self, Error> {
+                match backend {
+                    Some(b) => Self::with_backend(key, b),
+                    None => Self::from_key(key),
+                }
+            }
+        }
+    )*};
+}
+gcm_cipher!(V128_128 = "ublock-128-128", V128_256 = "ublock-128-256");
+
 impl<V: Variant> BlockKernel for Ublock<V> {
     const BLOCK: usize = V::BLOCK;
 
-    fn backend(&self) -> Backend {
+    fn kernel_backend(&self) -> Backend {
         self.backend
     }
 

@@ -103,7 +103,7 @@ pub trait Keyed {
 
 impl<K: KeySize> Keyed for Aes<K> {
     fn backend(&self) -> Backend {
-        vecrypt::modes::BlockKernel::backend(self)
+        Aes::backend(self)
     }
     fn ecb_enc(&self, b: &mut [u8]) {
         vecrypt::modes::BlockModes::encrypt_ecb(self, b).unwrap()
