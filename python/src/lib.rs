@@ -7,6 +7,11 @@
 //! `vecrypt.InvalidTag`. Inputs that can change under us (anything but `bytes`) are copied
 //! before the GIL is released, which every call on more than [`DETACH_AT`] bytes does.
 
+// This crate is a boundary to C: its unsafe code is the foreign calls and the pointers they
+// hand over, each block with its SAFETY reason, each unsafe fn with its contract.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
 // The Rust types carry the Python class names, which follow pyca's (`AESGCM`, `CBC`).
 #![allow(clippy::upper_case_acronyms)]
 

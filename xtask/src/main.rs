@@ -28,6 +28,8 @@
 //! `bench-openssl4 [vecrypt-bench arguments]`: `vecrypt-bench` with OpenSSL 4, built from
 //! source, as its OpenSSL peer (see [`openssl4`]).
 
+#![forbid(unsafe_code)]
+
 mod arm_insns;
 mod openssl4;
 mod seal_bench;

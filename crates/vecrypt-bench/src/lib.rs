@@ -1,6 +1,8 @@
 //! Side-by-side measurements of vecrypt and its peers in one run, reported as a table and as
 //! JSON. Machines are shared and noisy: every figure is the median of several timed runs.
 
+#![forbid(unsafe_code)]
+
 pub mod aes;
 pub mod aigis;
 pub mod kuznyechik;

@@ -1,5 +1,7 @@
 //! `vecrypt-bench [--quick] [--json FILE] [FILTER...]`: vecrypt next to its peers, one run.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use vecrypt_bench::{Budget, Row, print_table};

@@ -5,6 +5,11 @@
 //! its body under `catch_unwind` so that no panic crosses into C, and returns 0 on success
 //! and -1 on failure (functions returning pointers return NULL on failure).
 
+// This crate is a boundary to C: its unsafe code is the foreign calls and the pointers they
+// hand over, each block with its SAFETY reason, each unsafe fn with its contract.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
 use core::ffi::{c_char, c_int};
 use std::ffi::CStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -9,6 +9,8 @@
 //! The feature names are those of `#[target_feature]`; `vecrypt::cpu` rejects, at compile
 //! time, a name it cannot detect.
 
+#![forbid(unsafe_code)]
+
 use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
 /// `(name, architecture, features)`: every kernel of the library.

@@ -15,6 +15,8 @@
 //! - [`sealed_file`]: the sealed-stream format of `vecrypt seal` and `vecrypt open`, opening
 //!   garbage and round trips whose sealed bytes are then altered.
 
+#![forbid(unsafe_code)]
+
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};

@@ -6,6 +6,11 @@
 //! `ossl` module); every entry point runs under `catch_unwind`, so no panic reaches
 //! OpenSSL.
 
+// This crate is a boundary to C: its unsafe code is the foreign calls and the pointers they
+// hand over, each block with its SAFETY reason, each unsafe fn with its contract.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
 mod aead;
 mod ctx;
 mod ossl;

@@ -110,12 +110,12 @@ pub fn set_uint(p: &mut Param, v: u64) -> bool {
         return true;
     }
     match p.data_size {
-        // SAFETY: the parameter's buffer holds `data_size` bytes.
         4 => match u32::try_from(v) {
+            // SAFETY: the parameter's buffer holds `data_size` bytes.
             Ok(x) => unsafe { p.data.cast::<u32>().write_unaligned(x) },
             Err(_) => return false,
         },
-        // SAFETY: as above.
+        // SAFETY: the parameter's buffer holds `data_size` bytes.
         8 => unsafe { p.data.cast::<u64>().write_unaligned(v) },
         _ => return false,
     }

@@ -3,7 +3,10 @@
 //! `unsafe fn` documents its contract under `# Safety`, CPU features are enabled only
 //! through the kernel table (`#[kernel(NAME)]`), never spelled out in `#[target_feature]`,
 //! secrets are wiped only through the one volatile helper, `crate::wipe`, and comments
-//! carry no measured figures or CPU model names (those live in `docs/perf/`).
+//! carry no measured figures or CPU model names (those live in `docs/perf/`). Beyond the
+//! library, every crate of the workspace forbids unsafe code outside its architecture
+//! folders, or is one of the three boundaries to C, whose unsafe blocks the compiler makes
+//! document themselves.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -317,4 +320,87 @@ fn comments_carry_no_measured_figures_or_cpu_models() {
         "measured figures or CPU models in comments (state the bound in instructions here, \
          and move the measurement, with its CPU, to docs/perf/<algorithm>.md): {found:#?}"
     );
+}
+
+/// The crates whose purpose is a foreign interface: the C library, the OpenSSL provider and
+/// the Python extension.
+const BOUNDARIES: &[&str] = &["crates/vecrypt-c", "crates/vecrypt-openssl", "python"];
+
+/// Every crate root of the workspace but the library's: each `src/lib.rs`, `src/main.rs`
+/// and `src/bin/*.rs` of `crates/*`, `xtask` and `python`, with its crate's folder.
+fn workspace_roots() -> Vec<(String, PathBuf)> {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut dirs: Vec<(String, PathBuf)> = fs::read_dir(top.join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("Cargo.toml").exists() && !p.ends_with("vecrypt"))
+        .map(|p| {
+            let name = format!("crates/{}", p.file_name().unwrap().to_string_lossy());
+            (name, p)
+        })
+        .collect();
+    dirs.push(("xtask".into(), top.join("xtask")));
+    dirs.push(("python".into(), top.join("python")));
+    let mut roots = Vec::new();
+    for (name, dir) in dirs {
+        let src = dir.join("src");
+        for file in ["lib.rs", "main.rs"] {
+            if src.join(file).exists() {
+                roots.push((name.clone(), src.join(file)));
+            }
+        }
+        if let Ok(bins) = fs::read_dir(src.join("bin")) {
+            for bin in bins {
+                roots.push((name.clone(), bin.unwrap().path()));
+            }
+        }
+    }
+    roots.sort();
+    roots
+}
+
+#[test]
+fn every_crate_of_the_workspace_fences_its_unsafe_code() {
+    let roots = workspace_roots();
+    assert!(
+        roots.len() >= 10,
+        "the workspace's crates were not found: {roots:?}"
+    );
+    let mut wrong = Vec::new();
+    for (name, path) in &roots {
+        let text = fs::read_to_string(path).unwrap();
+        let shown = path.display();
+        if BOUNDARIES.contains(&name.as_str()) {
+            for rule in [
+                "#![deny(unsafe_op_in_unsafe_fn)]",
+                "#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]",
+            ] {
+                if !text.contains(rule) {
+                    wrong.push(format!("{shown}: a boundary crate without {rule}"));
+                }
+            }
+            continue;
+        }
+        if !text.contains("#![forbid(unsafe_code)]") && !text.contains("#![deny(unsafe_code)]") {
+            wrong.push(format!("{shown}: neither forbids nor denies unsafe code"));
+        }
+        // An exception is an architecture folder's module, declared on the next line(s).
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim() != "#[allow(unsafe_code)]" {
+                continue;
+            }
+            let next = lines[i + 1..]
+                .iter()
+                .take(2)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let arch = ["mod x86;", "\"../x86/"].iter().any(|m| next.contains(m));
+            if !arch {
+                wrong.push(format!("{shown}:{}: unsafe allowed outside x86/", i + 1));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "unsafe code not fenced: {wrong:#?}");
 }
