@@ -11,7 +11,6 @@
 // hand over, each block with its SAFETY reason, each unsafe fn with its contract.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
-
 // The Rust types carry the Python class names, which follow pyca's (`AESGCM`, `CBC`).
 #![allow(clippy::upper_case_acronyms)]
 
