@@ -266,7 +266,7 @@ impl Kernel {
 /// The kernel table: one constant per kernel, and [`kernels::ALL`].
 pub mod kernels {
     use super::Kernel;
-    vecrypt_features::kernel_table!();
+    vecrypt_kernel_table::kernel_table!();
 }
 
 /// The CPU features the kernels care about, detected once.

@@ -1,7 +1,7 @@
 //! CPU feature detection and backend choice, in one place.
 //!
 //! Every kernel states the CPU features it needs once, in the kernel table of the
-//! `vecrypt-features` crate: [`kernels`] holds one [`Kernel`] per entry, and the attribute
+//! `vecrypt-kernel-table` crate: [`kernels`] holds one [`Kernel`] per entry, and the attribute
 //! `#[kernel(NAME)]` enables the same features on the kernel's functions. An algorithm lists
 //! its backends best-first, each with the kernels it runs ([`Candidate`]); [`choose`] turns
 //! that list into one backend, honouring a forced choice from [`force_backend`] or the
@@ -23,7 +23,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::Error;
 
-pub use vecrypt_features::kernel;
+pub use vecrypt_kernel_table::kernel;
 
 mod features;
 #[cfg(target_arch = "x86_64")]
