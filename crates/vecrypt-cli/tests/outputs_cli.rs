@@ -433,9 +433,13 @@ fn a_directory_as_output_is_refused() {
 }
 
 /// Starts `args` reading from a pipe, feeds it `feed` and then stops feeding it, and ends
-/// it with `signal` while it waits for more.
+/// it with `signal` while it waits for more. The command starts with the default action for
+/// SIGINT and SIGTERM (through `env --default-signal`): a test run started in the
+/// background by a shell inherits SIGINT ignored, which the command would keep.
 fn signal_mid_way(args: &[&str], feed: Vec<u8>, signal: &str) {
-    let mut child = common::vecrypt_command()
+    let mut child = Command::new("env")
+        .arg("--default-signal=INT,TERM")
+        .args(common::vecrypt_words())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -450,7 +454,10 @@ fn signal_mid_way(args: &[&str], feed: Vec<u8>, signal: &str) {
     });
     let start = Instant::now();
     while !feeder.is_finished() {
-        assert!(start.elapsed() < common::TIME_LIMIT, "timed out");
+        if start.elapsed() >= common::TIME_LIMIT {
+            let _ = child.kill();
+            panic!("{args:?} did not read its input in time");
+        }
         if child.try_wait().unwrap().is_some() {
             panic!("{args:?} ended before the signal");
         }
@@ -467,7 +474,10 @@ fn signal_mid_way(args: &[&str], feed: Vec<u8>, signal: &str) {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        assert!(start.elapsed() < common::TIME_LIMIT, "timed out");
+        if start.elapsed() >= common::TIME_LIMIT {
+            let _ = child.kill();
+            panic!("{args:?} still running after SIG{signal}");
+        }
         std::thread::sleep(Duration::from_millis(5));
     };
     drop(stdin);
