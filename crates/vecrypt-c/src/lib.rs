@@ -14,11 +14,8 @@ use core::ffi::{c_char, c_int};
 use std::ffi::CStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use vecrypt_core::aes::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
 use vecrypt_core::aigis::{Aigis, HashMode, ParamSet};
-use vecrypt_core::kuznyechik::{KuznyechikGcm, KuznyechikMgm};
-use vecrypt_core::registry::{self, DynCipher};
-use vecrypt_core::ublock::{Ublock128_256Gcm, Ublock128Gcm};
+use vecrypt_core::registry::{self, DynAead, DynCipher};
 use zeroize::Zeroizing;
 
 mod consts;
@@ -320,79 +317,11 @@ pub unsafe extern "C" fn vecrypt_ctr_xor(
     })
 }
 
-/// One keyed AEAD of any algorithm; its key schedule is wiped when it is dropped.
-enum Aead {
-    Aes128(Aes128Gcm),
-    Aes192(Aes192Gcm),
-    Aes256(Aes256Gcm),
-    KuznyechikMgm(KuznyechikMgm),
-    KuznyechikGcm(KuznyechikGcm),
-    Ublock128(Ublock128Gcm),
-    Ublock128_256(Ublock128_256Gcm),
-}
-
-macro_rules! each {
-    ($k:expr, $c:ident => $e:expr) => {
-        match $k {
-            Aead::Aes128($c) => $e,
-            Aead::Aes192($c) => $e,
-            Aead::Aes256($c) => $e,
-            Aead::KuznyechikMgm($c) => $e,
-            Aead::KuznyechikGcm($c) => $e,
-            Aead::Ublock128($c) => $e,
-            Aead::Ublock128_256($c) => $e,
-        }
-    };
-}
-
-/// Sizes of an AEAD: key, nonce (the recommended length where several are allowed).
-struct AeadSizes {
-    key: usize,
-    npub: usize,
-}
-
-fn aead_sizes(name: &str) -> Result<AeadSizes, ()> {
-    let (key, npub) = match name.to_ascii_lowercase().as_str() {
-        "aes-128-gcm" => (VECRYPT_AES128GCM_KEYBYTES, VECRYPT_AES128GCM_NPUBBYTES),
-        "aes-192-gcm" => (VECRYPT_AES192GCM_KEYBYTES, VECRYPT_AES192GCM_NPUBBYTES),
-        "aes-256-gcm" => (VECRYPT_AES256GCM_KEYBYTES, VECRYPT_AES256GCM_NPUBBYTES),
-        "kuznyechik-mgm" => (
-            VECRYPT_KUZNYECHIKMGM_KEYBYTES,
-            VECRYPT_KUZNYECHIKMGM_NPUBBYTES,
-        ),
-        "kuznyechik-gcm" => (
-            VECRYPT_KUZNYECHIKGCM_KEYBYTES,
-            VECRYPT_KUZNYECHIKGCM_NPUBBYTES,
-        ),
-        "ublock-128-gcm" => (
-            VECRYPT_UBLOCK128GCM_KEYBYTES,
-            VECRYPT_UBLOCK128GCM_NPUBBYTES,
-        ),
-        "ublock-128-256-gcm" => (
-            VECRYPT_UBLOCK128_256GCM_KEYBYTES,
-            VECRYPT_UBLOCK128_256GCM_NPUBBYTES,
-        ),
-        _ => return Err(()),
-    };
-    Ok(AeadSizes { key, npub })
-}
-
-fn aead_new(name: &str, key: &[u8]) -> Result<Aead, ()> {
-    let sizes = aead_sizes(name)?;
-    if key.len() != sizes.key {
-        return Err(());
-    }
-    let e = |_| ();
-    Ok(match name.to_ascii_lowercase().as_str() {
-        "aes-128-gcm" => Aead::Aes128(Aes128Gcm::from_key(key).map_err(e)?),
-        "aes-192-gcm" => Aead::Aes192(Aes192Gcm::from_key(key).map_err(e)?),
-        "aes-256-gcm" => Aead::Aes256(Aes256Gcm::from_key(key).map_err(e)?),
-        "kuznyechik-mgm" => Aead::KuznyechikMgm(KuznyechikMgm::from_key(key).map_err(e)?),
-        "kuznyechik-gcm" => Aead::KuznyechikGcm(KuznyechikGcm::from_key(key).map_err(e)?),
-        "ublock-128-gcm" => Aead::Ublock128(Ublock128Gcm::from_key(key).map_err(e)?),
-        "ublock-128-256-gcm" => Aead::Ublock128_256(Ublock128_256Gcm::from_key(key).map_err(e)?),
-        _ => return Err(()),
-    })
+/// The AEAD `name` of the library's table, keyed with `key`; its key schedule is wiped when
+/// it is dropped.
+fn aead_new(name: &str, key: &[u8]) -> Result<Box<dyn DynAead>, ()> {
+    let info = registry::aead(name).map_err(|_| ())?;
+    (info.new)(key, None).map_err(|_| ())
 }
 
 /// The key and recommended nonce lengths of the AEAD `name`, each written where its pointer
@@ -408,14 +337,14 @@ pub unsafe extern "C" fn vecrypt_aead_sizes(
 ) -> c_int {
     guard(|| {
         // SAFETY: the caller's contract for `name`.
-        let s = aead_sizes(unsafe { name_of(name) }?)?;
+        let s = registry::aead(unsafe { name_of(name) }?).map_err(|_| ())?;
         // SAFETY: each pointer is NULL or writable.
         unsafe {
             if let Some(p) = keylen.as_mut() {
-                *p = s.key;
+                *p = s.key_len;
             }
             if let Some(p) = npublen.as_mut() {
-                *p = s.npub;
+                *p = s.nonce_len;
             }
         }
         Ok(())
@@ -463,7 +392,7 @@ pub unsafe extern "C" fn vecrypt_aead_encrypt(
         // leaves `c` untouched.
         // SAFETY: the caller's contract for `m`.
         let mut body = Zeroizing::new(unsafe { input(m, mlen) }?.to_vec());
-        let tag = each!(&aead, a => a.encrypt_detached(npub, ad, &mut body)).map_err(|_| ())?;
+        let tag = aead.encrypt_detached(npub, ad, &mut body).map_err(|_| ())?;
         // SAFETY: `c` has `mlen + 16` writable bytes; `m` is no longer read.
         let out = unsafe { output(c, total) }?;
         out[..mlen].copy_from_slice(&body);
@@ -512,7 +441,7 @@ pub unsafe extern "C" fn vecrypt_aead_decrypt(
         let sealed = unsafe { input(c, clen) }?;
         let (body, tag) = sealed.split_at(n);
         let mut plain = Zeroizing::new(body.to_vec());
-        each!(&aead, a => a.decrypt_detached(npub, ad, &mut plain, tag)).map_err(|_| ())?;
+        aead.decrypt_detached(npub, ad, &mut plain, tag).map_err(|_| ())?;
         if m.is_null() && n > 0 {
             return Err(());
         }

@@ -96,3 +96,51 @@ fn cipher_sizes_match_the_registry() {
         assert_eq!(info.block_len, block, "{name}");
     }
 }
+
+#[test]
+fn aead_sizes_match_the_registry() {
+    use vecrypt as c;
+    let table = [
+        (
+            "aes-128-gcm",
+            c::VECRYPT_AES128GCM_KEYBYTES,
+            c::VECRYPT_AES128GCM_NPUBBYTES,
+        ),
+        (
+            "aes-192-gcm",
+            c::VECRYPT_AES192GCM_KEYBYTES,
+            c::VECRYPT_AES192GCM_NPUBBYTES,
+        ),
+        (
+            "aes-256-gcm",
+            c::VECRYPT_AES256GCM_KEYBYTES,
+            c::VECRYPT_AES256GCM_NPUBBYTES,
+        ),
+        (
+            "kuznyechik-mgm",
+            c::VECRYPT_KUZNYECHIKMGM_KEYBYTES,
+            c::VECRYPT_KUZNYECHIKMGM_NPUBBYTES,
+        ),
+        (
+            "kuznyechik-gcm",
+            c::VECRYPT_KUZNYECHIKGCM_KEYBYTES,
+            c::VECRYPT_KUZNYECHIKGCM_NPUBBYTES,
+        ),
+        (
+            "ublock-128-gcm",
+            c::VECRYPT_UBLOCK128GCM_KEYBYTES,
+            c::VECRYPT_UBLOCK128GCM_NPUBBYTES,
+        ),
+        (
+            "ublock-128-256-gcm",
+            c::VECRYPT_UBLOCK128_256GCM_KEYBYTES,
+            c::VECRYPT_UBLOCK128_256GCM_NPUBBYTES,
+        ),
+    ];
+    let entries = vecrypt_core::registry::aeads();
+    assert_eq!(entries.len(), table.len());
+    for (name, key, npub) in table {
+        let info = vecrypt_core::registry::aead(name).unwrap();
+        assert_eq!((info.key_len, info.nonce_len), (key, npub), "{name}");
+    }
+}
