@@ -441,7 +441,8 @@ pub unsafe extern "C" fn vecrypt_aead_decrypt(
         let sealed = unsafe { input(c, clen) }?;
         let (body, tag) = sealed.split_at(n);
         let mut plain = Zeroizing::new(body.to_vec());
-        aead.decrypt_detached(npub, ad, &mut plain, tag).map_err(|_| ())?;
+        aead.decrypt_detached(npub, ad, &mut plain, tag)
+            .map_err(|_| ())?;
         if m.is_null() && n > 0 {
             return Err(());
         }

@@ -3,9 +3,10 @@
 //! Every kernel states the CPU features it needs once, in the kernel table of the
 //! `vecrypt-kernel-table` crate: [`kernels`] holds one [`Kernel`] per entry, and the attribute
 //! `#[kernel(NAME)]` enables the same features on the kernel's functions. An algorithm lists
-//! its backends best-first, each with the kernels it runs ([`Candidate`]); [`choose`] turns
-//! that list into one backend, honouring a forced choice from [`force_backend`] or the
-//! `VECRYPT_BACKEND` environment variable.
+//! its backends best-first, each with the kernels it runs (a crate-private `Candidate`
+//! list), and one choice turns that list into one backend, honouring a forced choice from
+//! [`force_backend`] or the `VECRYPT_BACKEND` environment variable. [`backends_on`] tells
+//! which backends the kernel table runs on a given set of features.
 //!
 //! Every backend is constant time except the table-driven ones (`table-leaky`), which exist
 //! only with the cargo feature `table-backends` (off by default), are never chosen

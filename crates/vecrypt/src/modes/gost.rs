@@ -4,7 +4,7 @@
 //! keystream each block gives, or how much ciphertext feeds back) is `1..=n` bytes, and the
 //! register of OFB, CBC and CFB is the IV, `m` bytes long. With `m = z*n` the mode runs `z`
 //! independent chains side by side. Whole-block OFB, CBC encryption and CFB encryption go
-//! to the cipher's chained-mode kernel ([`BlockKernel::kernel_chain`]) in one call, so a
+//! to the cipher's chained-mode kernel (as [`BlockModes::apply_chain`](super::BlockModes::apply_chain) does) in one call, so a
 //! backend can keep its chains in registers for the whole message; CBC and CFB decryption,
 //! whose inputs are all known, run in batches. CTR, OFB and CFB take any message
 //! length (the last segment may be short); ECB and CBC take whole blocks, without padding.
