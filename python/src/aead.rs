@@ -5,47 +5,30 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
 
-use vecrypt::aes::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
-use vecrypt::kuznyechik::{KuznyechikGcm, KuznyechikMgm};
-use vecrypt::ublock::{Ublock128_256Gcm, Ublock128Gcm};
+use vecrypt::registry::{self, DynAead};
 
 use crate::{InvalidTag, bytes_like, lib_err, new_bytes, opt_bytes_like, random_bytes};
 
 const TAG: usize = 16;
 
-/// One keyed AEAD of any algorithm; the key schedules are wiped when it is dropped.
-enum Keyed {
-    Aes128(Aes128Gcm),
-    Aes192(Aes192Gcm),
-    Aes256(Aes256Gcm),
-    KuznyechikMgm(KuznyechikMgm),
-    KuznyechikGcm(KuznyechikGcm),
-    Ublock128(Ublock128Gcm),
-    Ublock256(Ublock128_256Gcm),
-}
-
-macro_rules! each {
-    ($k:expr, $c:ident => $e:expr) => {
-        match $k {
-            Keyed::Aes128($c) => $e,
-            Keyed::Aes192($c) => $e,
-            Keyed::Aes256($c) => $e,
-            Keyed::KuznyechikMgm($c) => $e,
-            Keyed::KuznyechikGcm($c) => $e,
-            Keyed::Ublock128($c) => $e,
-            Keyed::Ublock256($c) => $e,
-        }
-    };
-}
+/// One keyed AEAD of any algorithm, from the library's table; the key schedules are wiped
+/// when it is dropped.
+struct Keyed(Box<dyn DynAead>);
 
 impl Keyed {
+    /// The AEAD the library calls `name`, keyed with `key` (whose length the caller checked).
+    fn new(name: &str, key: &[u8]) -> PyResult<Self> {
+        let info = registry::aead(name).map_err(lib_err)?;
+        Ok(Keyed((info.new)(key, None).map_err(lib_err)?))
+    }
+
     fn encrypt(
         &self,
         nonce: &[u8],
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<[u8; 16], vecrypt::Error> {
-        each!(self, c => c.encrypt_detached(nonce, aad, buf))
+        self.0.encrypt_detached(nonce, aad, buf)
     }
 
     fn decrypt(
@@ -55,11 +38,11 @@ impl Keyed {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), vecrypt::Error> {
-        each!(self, c => c.decrypt_detached(nonce, aad, buf, tag))
+        self.0.decrypt_detached(nonce, aad, buf, tag)
     }
 
     fn backend(&self) -> vecrypt::Backend {
-        each!(self, c => c.backend())
+        self.0.backend()
     }
 }
 
@@ -149,9 +132,9 @@ impl AESGCM {
         let key = key_of(key)?;
         let k = key.as_slice();
         let keyed = match k.len() {
-            16 => Keyed::Aes128(Aes128Gcm::from_key(k).map_err(lib_err)?),
-            24 => Keyed::Aes192(Aes192Gcm::from_key(k).map_err(lib_err)?),
-            32 => Keyed::Aes256(Aes256Gcm::from_key(k).map_err(lib_err)?),
+            16 => Keyed::new("aes-128-gcm", k)?,
+            24 => Keyed::new("aes-192-gcm", k)?,
+            32 => Keyed::new("aes-256-gcm", k)?,
             n => {
                 return Err(PyValueError::new_err(format!(
                     "AESGCM key must be 128, 192, or 256 bits, got {} bits",
@@ -186,7 +169,7 @@ impl KuznyechikMGM {
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         let key = key_of(key)?;
-        let keyed = Keyed::KuznyechikMgm(KuznyechikMgm::from_key(key.as_slice()).map_err(lib_err)?);
+        let keyed = Keyed::new("kuznyechik-mgm", key.as_slice())?;
         Ok(PyClassInitializer::from(Aead { keyed }).add_subclass(KuznyechikMGM))
     }
 
@@ -207,7 +190,7 @@ impl KuznyechikGCM {
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
         let key = key_of(key)?;
-        let keyed = Keyed::KuznyechikGcm(KuznyechikGcm::from_key(key.as_slice()).map_err(lib_err)?);
+        let keyed = Keyed::new("kuznyechik-gcm", key.as_slice())?;
         Ok(PyClassInitializer::from(Aead { keyed }).add_subclass(KuznyechikGCM))
     }
 
@@ -230,8 +213,8 @@ impl UBlockGCM {
         let key = key_of(key)?;
         let k = key.as_slice();
         let keyed = match k.len() {
-            16 => Keyed::Ublock128(Ublock128Gcm::from_key(k).map_err(lib_err)?),
-            32 => Keyed::Ublock256(Ublock128_256Gcm::from_key(k).map_err(lib_err)?),
+            16 => Keyed::new("ublock-128-gcm", k)?,
+            32 => Keyed::new("ublock-128-256-gcm", k)?,
             n => {
                 return Err(PyValueError::new_err(format!(
                     "UBlockGCM key must be 128 or 256 bits, got {} bits",

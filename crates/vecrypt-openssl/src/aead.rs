@@ -11,59 +11,47 @@
 //! the whole ciphertext. As with OpenSSL's own GCM, plaintext is released before the tag
 //! is checked; a caller must discard it when `final` fails.
 
-use vecrypt::aes::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
-use vecrypt::kuznyechik::KuznyechikMgm;
-use vecrypt::ublock::Ublock128Gcm;
+use std::sync::Arc;
+
+use vecrypt::registry::{self, DynAead};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::ctx::{Alg, Kind};
 
 const TAG: usize = 16;
 
+/// A keyed AEAD from the library's table, shared by a context and its duplicates (keying
+/// never changes it).
 #[derive(Clone)]
-enum Keyed {
-    Aes128(Box<Aes128Gcm>),
-    Aes192(Box<Aes192Gcm>),
-    Aes256(Box<Aes256Gcm>),
-    Ublock128(Box<Ublock128Gcm>),
-    Mgm(Box<KuznyechikMgm>),
-}
-
-macro_rules! each {
-    ($k:expr, $c:ident => $e:expr) => {
-        match $k {
-            Keyed::Aes128($c) => $e,
-            Keyed::Aes192($c) => $e,
-            Keyed::Aes256($c) => $e,
-            Keyed::Ublock128($c) => $e,
-            Keyed::Mgm($c) => $e,
-        }
-    };
-}
+struct Keyed(Arc<dyn DynAead>);
 
 impl Keyed {
-    fn new(alg: &Alg, key: &[u8]) -> Option<Keyed> {
-        if key.len() != alg.key_len {
-            return None;
-        }
+    /// The library's name of the AEAD an algorithm of the provider runs.
+    fn name(alg: &Alg) -> Option<&'static str> {
         Some(match (alg.kind, alg.cipher) {
-            (Kind::Gcm, "aes-128") => Keyed::Aes128(Box::new(Aes128Gcm::from_key(key).ok()?)),
-            (Kind::Gcm, "aes-192") => Keyed::Aes192(Box::new(Aes192Gcm::from_key(key).ok()?)),
-            (Kind::Gcm, "aes-256") => Keyed::Aes256(Box::new(Aes256Gcm::from_key(key).ok()?)),
-            (Kind::Gcm, "ublock-128-128") => {
-                Keyed::Ublock128(Box::new(Ublock128Gcm::from_key(key).ok()?))
-            }
-            (Kind::Mgm, "kuznyechik") => Keyed::Mgm(Box::new(KuznyechikMgm::from_key(key).ok()?)),
+            (Kind::Gcm, "aes-128") => "aes-128-gcm",
+            (Kind::Gcm, "aes-192") => "aes-192-gcm",
+            (Kind::Gcm, "aes-256") => "aes-256-gcm",
+            (Kind::Gcm, "ublock-128-128") => "ublock-128-gcm",
+            (Kind::Mgm, "kuznyechik") => "kuznyechik-mgm",
             _ => return None,
         })
     }
 
+    fn new(alg: &Alg, key: &[u8]) -> Option<Keyed> {
+        if key.len() != alg.key_len {
+            return None;
+        }
+        let info = registry::aead(Self::name(alg)?).ok()?;
+        Some(Keyed(Arc::from((info.new)(key, None).ok()?)))
+    }
+
     fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Option<[u8; TAG]> {
-        each!(self, c => c.encrypt_detached(nonce, ad, buf)).ok()
+        self.0.encrypt_detached(nonce, ad, buf).ok()
     }
 
     fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
-        each!(self, c => c.decrypt_detached(nonce, ad, buf, tag)).is_ok()
+        self.0.decrypt_detached(nonce, ad, buf, tag).is_ok()
     }
 }
 
