@@ -25,8 +25,9 @@
 //! `arm-insns`: instructions per byte and per operation of every aarch64 kernel, counted
 //! under `qemu-aarch64` (see [`arm_insns`]).
 //!
-//! `bench-openssl4 [vecrypt-bench arguments]`: `vecrypt-bench` with OpenSSL 4, built from
-//! source, as its OpenSSL peer (see [`openssl4`]).
+//! `bench-openssl4 [vecrypt-bench arguments]`: `vecrypt-bench`, the comparison program of
+//! `vecrypt-speed`, with OpenSSL 4, built from source, as its OpenSSL peer (see
+//! [`openssl4`]).
 
 #![forbid(unsafe_code)]
 

@@ -1,5 +1,6 @@
-//! `cargo xtask bench-openssl4 [vecrypt-bench arguments]`: `vecrypt-bench` with OpenSSL 4
-//! as its OpenSSL peer, whatever OpenSSL the system has.
+//! `cargo xtask bench-openssl4 [vecrypt-bench arguments]`: `vecrypt-bench` (the comparison
+//! program of `vecrypt-speed`) with OpenSSL 4 as its OpenSSL peer, whatever OpenSSL the
+//! system has.
 //!
 //! OpenSSL 4 is built once from the source that the `openssl-src` crate (400.x) carries,
 //! into `<target>/openssl4` (Perl, make and a C compiler are needed; the build takes a few
@@ -39,9 +40,11 @@ pub fn bench_openssl4(args: &[String]) -> Result<bool, String> {
             "run",
             "--release",
             "-p",
-            "vecrypt-bench",
+            "vecrypt-speed",
             "--features",
-            "openssl",
+            "bench,openssl",
+            "--bin",
+            "vecrypt-bench",
             "--",
         ])
         .args(args)

@@ -3,11 +3,18 @@
 //! the time-stamp counter rate for cycle counts, the speed table that `vecrypt speed` prints,
 //! the peer implementations measured in the same run, and the published figures of each
 //! seed paper set beside this machine's.
+//!
+//! With the `bench` feature, also the comparison report of the `vecrypt-bench` program
+//! ([`compare`]), whose ML-KEM-768 peers build C code, and a Criterion benchmark. Every row,
+//! of the table or of the report, is a [`SpeedRow`], printed by [`print_table`] and written
+//! as JSON by [`to_json`].
 
 #![deny(unsafe_code)]
 
 pub mod aigis;
 pub mod bounds;
+#[cfg(feature = "bench")]
+pub mod compare;
 mod modes;
 pub mod papers;
 mod peers;
@@ -24,7 +31,8 @@ pub use aigis::aigis_rows;
 pub use modes::{AeadUnderTest, aead_rows, extra_rows};
 pub use peers::peer_rows;
 pub use table::{
-    LONG_MESSAGE, Plan, SpeedRow, cipher_rows, print_speed_table, ratio_to_peer, rows_per_backend,
+    LONG_MESSAGE, Layout, Plan, SpeedRow, cipher_rows, print_speed_table, print_table,
+    ratio_to_peer, rows_per_backend, to_json,
 };
 
 /// How long each timed sample runs, and how many samples give the median.

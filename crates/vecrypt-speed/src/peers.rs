@@ -9,6 +9,8 @@ use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeyIvInit, StreamC
 
 use crate::modes::MODE_SIZES;
 use crate::table::LONG_MESSAGE;
+use vecrypt::aes::{K128, K192, K256, KeySize};
+
 use crate::{Plan, SpeedRow, time_per_call};
 
 /// The block-row sizes: one block, and 2 Mbit.
@@ -51,38 +53,84 @@ impl Sink<'_> {
     }
 }
 
-/// The RustCrypto types of one AES key size.
-trait RustCryptoAes {
-    const KEY: usize;
-    type Block: KeyInit + BlockCipherEncrypt<BlockSize = cipher::consts::U16> + BlockCipherDecrypt;
+/// The peer implementations of one AES key size: the RustCrypto types, and OpenSSL's cipher
+/// of each mode with the `openssl` feature.
+pub(crate) trait AesPeers: KeySize {
+    type Block: KeyInit
+        + BlockCipherEncrypt<BlockSize = cipher::consts::U16>
+        + BlockCipherDecrypt
+        + Clone;
     type Gcm: KeyInit + AeadInOut;
+    /// OpenSSL's cipher of `mode` (`ecb`, `cbc`, `ctr`, `gcm`, `cfb`, `ofb`, `xts`) for this
+    /// key size, None where OpenSSL has none (XTS with 192-bit keys).
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> Option<&'static openssl::cipher::CipherRef>;
 }
 
-impl RustCryptoAes for vecrypt::aes::K128 {
-    const KEY: usize = 16;
+impl AesPeers for K128 {
     type Block = aes::Aes128;
     type Gcm = aes_gcm::Aes128Gcm;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> Option<&'static openssl::cipher::CipherRef> {
+        use openssl::cipher::Cipher;
+        Some(match mode {
+            "ecb" => Cipher::aes_128_ecb(),
+            "cbc" => Cipher::aes_128_cbc(),
+            "ctr" => Cipher::aes_128_ctr(),
+            "gcm" => Cipher::aes_128_gcm(),
+            "cfb" => Cipher::aes_128_cfb128(),
+            "ofb" => Cipher::aes_128_ofb(),
+            "xts" => Cipher::aes_128_xts(),
+            _ => return None,
+        })
+    }
 }
 
-impl RustCryptoAes for vecrypt::aes::K192 {
-    const KEY: usize = 24;
+impl AesPeers for K192 {
     type Block = aes::Aes192;
     type Gcm = aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> Option<&'static openssl::cipher::CipherRef> {
+        use openssl::cipher::Cipher;
+        Some(match mode {
+            "ecb" => Cipher::aes_192_ecb(),
+            "cbc" => Cipher::aes_192_cbc(),
+            "ctr" => Cipher::aes_192_ctr(),
+            "gcm" => Cipher::aes_192_gcm(),
+            "cfb" => Cipher::aes_192_cfb128(),
+            "ofb" => Cipher::aes_192_ofb(),
+            _ => return None,
+        })
+    }
 }
 
-impl RustCryptoAes for vecrypt::aes::K256 {
-    const KEY: usize = 32;
+impl AesPeers for K256 {
     type Block = aes::Aes256;
     type Gcm = aes_gcm::Aes256Gcm;
+    #[cfg(feature = "openssl")]
+    fn openssl(mode: &str) -> Option<&'static openssl::cipher::CipherRef> {
+        use openssl::cipher::Cipher;
+        Some(match mode {
+            "ecb" => Cipher::aes_256_ecb(),
+            "cbc" => Cipher::aes_256_cbc(),
+            "ctr" => Cipher::aes_256_ctr(),
+            "gcm" => Cipher::aes_256_gcm(),
+            "cfb" => Cipher::aes_256_cfb128(),
+            "ofb" => Cipher::aes_256_ofb(),
+            "xts" => Cipher::aes_256_xts(),
+            _ => return None,
+        })
+    }
 }
 
-fn blocks<C: cipher::BlockSizeUser<BlockSize = cipher::consts::U16>>(
+/// A buffer of whole 16-byte blocks as the blocks of a RustCrypto cipher.
+pub(crate) fn blocks<C: cipher::BlockSizeUser<BlockSize = cipher::consts::U16>>(
     b: &mut [u8],
 ) -> &mut [cipher::Block<C>] {
     cipher::Array::cast_slice_from_core_mut(b.as_chunks_mut::<16>().0)
 }
 
-fn rustcrypto_aes<K: RustCryptoAes>(sink: &mut Sink) {
+fn rustcrypto_aes<K: AesPeers>(sink: &mut Sink) {
     let key = vec![0x42u8; K::KEY];
     let iv = [0x24u8; 16];
     let c = K::Block::new_from_slice(&key).expect("key length");
@@ -160,67 +208,87 @@ fn kuznyechik_crate(sink: &mut Sink, sizes: &[(&'static str, usize)], decrypt: b
     }
 }
 
+/// One OpenSSL cipher context kept across calls (the key schedule done once), as `openssl
+/// speed -evp` does, with its output buffer.
 #[cfg(feature = "openssl")]
-mod ossl {
-    use std::hint::black_box;
+pub(crate) struct Ossl {
+    ctx: openssl::cipher_ctx::CipherCtx,
+    out: Vec<u8>,
+}
 
-    use openssl::cipher::{Cipher, CipherRef};
-    use openssl::cipher_ctx::CipherCtx;
-
-    use super::{Sink, block_sizes};
-    use crate::modes::MODE_SIZES;
-
-    fn ctx(c: &CipherRef, key: &[u8], iv: Option<&[u8]>, decrypt: bool) -> CipherCtx {
-        let mut ctx = CipherCtx::new().expect("openssl context");
+#[cfg(feature = "openssl")]
+impl Ossl {
+    /// A context of `cipher` keyed for encryption (or decryption), for calls of up to `len`
+    /// bytes.
+    pub(crate) fn new(
+        cipher: &openssl::cipher::CipherRef,
+        key: &[u8],
+        iv: Option<&[u8]>,
+        decrypt: bool,
+        len: usize,
+    ) -> Self {
+        let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("openssl context");
         if decrypt {
-            ctx.decrypt_init(Some(c), Some(key), iv)
+            ctx.decrypt_init(Some(cipher), Some(key), iv)
         } else {
-            ctx.encrypt_init(Some(c), Some(key), iv)
+            ctx.encrypt_init(Some(cipher), Some(key), iv)
         }
         .expect("openssl init");
         ctx.set_padding(false);
-        ctx
+        Ossl {
+            ctx,
+            out: vec![0u8; len + 32],
+        }
     }
 
-    /// One context per row, keyed once, as `openssl speed -evp` does.
+    /// `data` through the context, continuing the stream.
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        let n = self
+            .ctx
+            .cipher_update(data, Some(&mut self.out))
+            .expect("openssl update");
+        black_box(n);
+    }
+
+    /// A whole GCM message: new IV, data, tag.
+    pub(crate) fn gcm_seal(&mut self, iv: &[u8], data: &[u8]) {
+        self.ctx
+            .encrypt_init(None, None, Some(iv))
+            .expect("openssl iv");
+        self.update(data);
+        let n = self.ctx.cipher_final(&mut self.out).expect("openssl final");
+        let mut tag = [0u8; 16];
+        self.ctx.tag(&mut tag).expect("openssl tag");
+        black_box((n, tag));
+    }
+}
+
+/// The speed table's OpenSSL rows of one AES key size.
+#[cfg(feature = "openssl")]
+mod ossl {
+
+    use super::{AesPeers, Ossl, Sink, block_sizes};
+    use crate::modes::MODE_SIZES;
+
+    /// One context per row, keyed once.
     fn stream(
         sink: &mut Sink,
-        c: &CipherRef,
+        c: &openssl::cipher::CipherRef,
         key: &[u8],
         iv: Option<&[u8]>,
         mode: &'static str,
         direction: &'static str,
         sizes: &[(&'static str, usize)],
     ) {
-        let mut ctx = ctx(c, key, iv, direction == "decrypt");
-        let mut out = vec![0u8; sizes.iter().map(|s| s.1).max().unwrap_or(0) + 32];
-        sink.row("openssl", mode, direction, sizes, &mut |b| {
-            black_box(
-                ctx.cipher_update(b, Some(&mut out))
-                    .expect("openssl update"),
-            );
-        });
+        let len = sizes.iter().map(|s| s.1).max().unwrap_or(0);
+        let mut o = Ossl::new(c, key, iv, direction == "decrypt", len);
+        sink.row("openssl", mode, direction, sizes, &mut |b| o.update(b));
     }
 
-    pub(super) fn aes(sink: &mut Sink, bits: usize) {
-        let key = vec![0x42u8; bits / 8];
+    pub(super) fn aes<K: AesPeers>(sink: &mut Sink) {
+        let key = vec![0x42u8; K::KEY];
         let iv = [0x24u8; 16];
-        let pick = |m: &str| -> &'static CipherRef {
-            match (bits, m) {
-                (128, "ecb") => Cipher::aes_128_ecb(),
-                (128, "cbc") => Cipher::aes_128_cbc(),
-                (128, "ctr") => Cipher::aes_128_ctr(),
-                (128, _) => Cipher::aes_128_gcm(),
-                (192, "ecb") => Cipher::aes_192_ecb(),
-                (192, "cbc") => Cipher::aes_192_cbc(),
-                (192, "ctr") => Cipher::aes_192_ctr(),
-                (192, _) => Cipher::aes_192_gcm(),
-                (_, "ecb") => Cipher::aes_256_ecb(),
-                (_, "cbc") => Cipher::aes_256_cbc(),
-                (_, "ctr") => Cipher::aes_256_ctr(),
-                _ => Cipher::aes_256_gcm(),
-            }
-        };
+        let pick = |m: &str| K::openssl(m).expect("OpenSSL has ECB, CBC, CTR and GCM");
         let sizes = block_sizes(16);
         for dir in ["encrypt", "decrypt"] {
             stream(sink, pick("ecb"), &key, None, "ecb", dir, &sizes);
@@ -228,40 +296,27 @@ mod ossl {
         }
         stream(sink, pick("ctr"), &key, Some(&iv), "ctr", "encrypt", &sizes);
         let nonce = [0x24u8; 12];
-        let mut ctx = ctx(pick("gcm"), &key, Some(&nonce), false);
-        let mut out = vec![0u8; MODE_SIZES[1].1 + 32];
+        let mut o = Ossl::new(pick("gcm"), &key, Some(&nonce), false, MODE_SIZES[1].1);
         sink.row("openssl", "gcm", "seal", &MODE_SIZES, &mut |b| {
-            ctx.encrypt_init(None, None, Some(&nonce))
-                .expect("openssl nonce");
-            black_box(ctx.cipher_update(b, Some(&mut out)).expect("update"));
-            black_box(ctx.cipher_final(&mut out).expect("final"));
-            let mut tag = [0u8; 16];
-            ctx.tag(&mut tag).expect("tag");
-            black_box(tag);
+            o.gcm_seal(&nonce, b)
         });
-        if bits == 128 {
-            stream(
-                sink,
-                Cipher::aes_128_cfb128(),
-                &key,
-                Some(&iv),
-                "cfb",
-                "encrypt",
-                &MODE_SIZES,
-            );
-            stream(
-                sink,
-                Cipher::aes_128_ofb(),
-                &key,
-                Some(&iv),
-                "ofb",
-                "encrypt",
-                &MODE_SIZES,
-            );
+        if K::KEY == 16 {
+            for mode in ["cfb", "ofb"] {
+                stream(
+                    sink,
+                    pick(mode),
+                    &key,
+                    Some(&iv),
+                    mode,
+                    "encrypt",
+                    &MODE_SIZES,
+                );
+            }
             let xts_key: Vec<u8> = (0..32).map(|i| i as u8 ^ 0x42).collect();
+            let xts = pick("xts");
             stream(
                 sink,
-                Cipher::aes_128_xts(),
+                xts,
                 &xts_key,
                 Some(&iv),
                 "xts",
@@ -287,19 +342,23 @@ pub fn peer_rows(plan: &Plan, name: &str, progress: &mut dyn FnMut()) -> Vec<Spe
     match name {
         "kuznyechik" => kuznyechik_crate(&mut sink, &block_sizes(16), true),
         "aes-128" => {
-            rustcrypto_aes::<vecrypt::aes::K128>(&mut sink);
+            rustcrypto_aes::<K128>(&mut sink);
             cmac_crate::<aes::Aes128>(&mut sink, &[0x42; 16]);
+            #[cfg(feature = "openssl")]
+            ossl::aes::<K128>(&mut sink);
         }
-        "aes-192" => rustcrypto_aes::<vecrypt::aes::K192>(&mut sink),
+        "aes-192" => {
+            rustcrypto_aes::<K192>(&mut sink);
+            #[cfg(feature = "openssl")]
+            ossl::aes::<K192>(&mut sink);
+        }
         "aes-256" => {
-            rustcrypto_aes::<vecrypt::aes::K256>(&mut sink);
+            rustcrypto_aes::<K256>(&mut sink);
             cmac_crate::<aes::Aes256>(&mut sink, &[0x42; 32]);
+            #[cfg(feature = "openssl")]
+            ossl::aes::<K256>(&mut sink);
         }
         _ => {}
-    }
-    #[cfg(feature = "openssl")]
-    if let Some(bits) = name.strip_prefix("aes-").and_then(|b| b.parse().ok()) {
-        ossl::aes(&mut sink, bits);
     }
     sink.rows
 }

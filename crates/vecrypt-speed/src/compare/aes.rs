@@ -6,10 +6,14 @@ use std::hint::black_box;
 use aead::AeadInOut;
 use cipher::{BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};
 use vecrypt::Backend;
-use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256, KeySize};
+use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256};
 use vecrypt::modes::{BlockModes, MultiKey};
 
-use crate::{Budget, Row, throughput_row};
+use super::throughput_row;
+use crate::peers::AesPeers as Peers;
+#[cfg(feature = "openssl")]
+use crate::peers::Ossl;
+use crate::{Budget, SpeedRow};
 
 /// Bytes per call for the bulk rows.
 const BULK: usize = 16 * 1024;
@@ -22,59 +26,6 @@ const OPENSSL_LONG_GCM: usize = 256 * 1024;
 /// Independent streams in the multi-stream CBC rows.
 const STREAMS: usize = 8;
 
-/// The peer implementations of one key size.
-trait Peers: KeySize {
-    type Block: KeyInit + BlockCipherEncrypt<BlockSize = cipher::consts::U16> + Clone;
-    type Gcm: KeyInit + AeadInOut;
-    #[cfg(feature = "openssl")]
-    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef;
-}
-
-impl Peers for K128 {
-    type Block = aes::Aes128;
-    type Gcm = aes_gcm::Aes128Gcm;
-    #[cfg(feature = "openssl")]
-    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef {
-        use openssl::cipher::Cipher;
-        match mode {
-            "ecb" => Cipher::aes_128_ecb(),
-            "ctr" => Cipher::aes_128_ctr(),
-            "cbc" => Cipher::aes_128_cbc(),
-            _ => Cipher::aes_128_gcm(),
-        }
-    }
-}
-
-impl Peers for K192 {
-    type Block = aes::Aes192;
-    type Gcm = aes_gcm::AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>;
-    #[cfg(feature = "openssl")]
-    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef {
-        use openssl::cipher::Cipher;
-        match mode {
-            "ecb" => Cipher::aes_192_ecb(),
-            "ctr" => Cipher::aes_192_ctr(),
-            "cbc" => Cipher::aes_192_cbc(),
-            _ => Cipher::aes_192_gcm(),
-        }
-    }
-}
-
-impl Peers for K256 {
-    type Block = aes::Aes256;
-    type Gcm = aes_gcm::Aes256Gcm;
-    #[cfg(feature = "openssl")]
-    fn openssl(mode: &str) -> &'static openssl::cipher::CipherRef {
-        use openssl::cipher::Cipher;
-        match mode {
-            "ecb" => Cipher::aes_256_ecb(),
-            "ctr" => Cipher::aes_256_ctr(),
-            "cbc" => Cipher::aes_256_cbc(),
-            _ => Cipher::aes_256_gcm(),
-        }
-    }
-}
-
 /// "openssl" and the version of the library that runs (the system's, or the one
 /// `cargo xtask bench-openssl4` links).
 #[cfg(feature = "openssl")]
@@ -86,46 +37,10 @@ fn openssl_name() -> String {
     )
 }
 
-/// One OpenSSL context kept across calls (the key schedule done once), as `openssl speed
-/// -evp` does.
+/// OpenSSL's cipher of `mode` for `K`, one of those every key size of these rows has.
 #[cfg(feature = "openssl")]
-struct Ossl {
-    ctx: openssl::cipher_ctx::CipherCtx,
-    out: Vec<u8>,
-}
-
-#[cfg(feature = "openssl")]
-impl Ossl {
-    fn new(cipher: &openssl::cipher::CipherRef, key: &[u8], iv: Option<&[u8]>, len: usize) -> Self {
-        let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("openssl context");
-        ctx.encrypt_init(Some(cipher), Some(key), iv)
-            .expect("openssl init");
-        ctx.set_padding(false);
-        Ossl {
-            ctx,
-            out: vec![0u8; len + 32],
-        }
-    }
-
-    fn update(&mut self, data: &[u8]) {
-        let n = self
-            .ctx
-            .cipher_update(data, Some(&mut self.out))
-            .expect("openssl update");
-        black_box(n);
-    }
-
-    /// A whole GCM message: new IV, data, tag.
-    fn gcm_seal(&mut self, iv: &[u8], data: &[u8]) {
-        self.ctx
-            .encrypt_init(None, None, Some(iv))
-            .expect("openssl iv");
-        self.update(data);
-        let n = self.ctx.cipher_final(&mut self.out).expect("openssl final");
-        let mut tag = [0u8; 16];
-        self.ctx.tag(&mut tag).expect("openssl tag");
-        black_box((n, tag));
-    }
+fn openssl_cipher<K: Peers>(mode: &str) -> &'static openssl::cipher::CipherRef {
+    K::openssl(mode).expect("OpenSSL has this mode for the key sizes measured")
 }
 
 /// `vecrypt/BACKEND`; the table-driven backend is named as what it is, the T-table
@@ -138,7 +53,7 @@ fn vecrypt_name(b: Backend) -> String {
     }
 }
 
-fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
+fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     let alg = K::NAME;
     let key = vec![0x42u8; K::KEY];
     let iv = [0x24u8; 16];
@@ -148,7 +63,7 @@ fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     // ECB
     #[cfg(feature = "openssl")]
     {
-        let mut o = Ossl::new(K::openssl("ecb"), &key, None, BULK);
+        let mut o = Ossl::new(openssl_cipher::<K>("ecb"), &key, None, false, BULK);
         rows.push(throughput_row(
             budget,
             alg,
@@ -196,7 +111,7 @@ fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     // CTR
     #[cfg(feature = "openssl")]
     {
-        let mut o = Ossl::new(K::openssl("ctr"), &key, Some(&iv), BULK);
+        let mut o = Ossl::new(openssl_cipher::<K>("ctr"), &key, Some(&iv), false, BULK);
         rows.push(throughput_row(
             budget,
             alg,
@@ -232,7 +147,7 @@ fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     // CBC, one stream each way
     #[cfg(feature = "openssl")]
     {
-        let mut o = Ossl::new(K::openssl("cbc"), &key, Some(&iv), BULK);
+        let mut o = Ossl::new(openssl_cipher::<K>("cbc"), &key, Some(&iv), false, BULK);
         rows.push(throughput_row(
             budget,
             alg,
@@ -299,7 +214,7 @@ fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     }
 }
 
-fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
+fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     let alg = format!("{}-gcm", K::NAME);
     let key = vec![0x42u8; K::KEY];
     let nonce = [0x24u8; 12];
@@ -308,7 +223,7 @@ fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
     {
         let size = OPENSSL_LONG_GCM;
         let buf = vec![0u8; size];
-        let mut o = Ossl::new(K::openssl("gcm"), &key, Some(&nonce), size);
+        let mut o = Ossl::new(openssl_cipher::<K>("gcm"), &key, Some(&nonce), false, size);
         let name = openssl_name();
         rows.push(throughput_row(budget, &alg, &name, "seal", size, || {
             o.gcm_seal(&nonce, &buf)
@@ -318,7 +233,7 @@ fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
         let mut buf = vec![0u8; size];
         #[cfg(feature = "openssl")]
         {
-            let mut o = Ossl::new(K::openssl("gcm"), &key, Some(&nonce), size);
+            let mut o = Ossl::new(openssl_cipher::<K>("gcm"), &key, Some(&nonce), false, size);
             rows.push(throughput_row(
                 budget,
                 &alg,
@@ -402,18 +317,19 @@ fn gcm_rows<K: Peers>(budget: Budget, rows: &mut Vec<Row>) {
 }
 
 /// CFB, OFB and CMAC for AES-128 on 16 KiB.
-fn other_mode_rows(budget: Budget, rows: &mut Vec<Row>) {
+fn other_mode_rows(budget: Budget, rows: &mut Vec<SpeedRow>) {
     let alg = "aes-128";
     let key = [0x42u8; 16];
     let iv = [0x24u8; 16];
     let mut buf = vec![0u8; BULK];
     let backends = Aes::<K128>::backends();
     #[cfg(feature = "openssl")]
-    let ossl =
-        |cipher: &openssl::cipher::CipherRef, key: &[u8]| Ossl::new(cipher, key, Some(&iv), BULK);
+    let ossl = |mode: &str, key: &[u8]| {
+        Ossl::new(openssl_cipher::<K128>(mode), key, Some(&iv), false, BULK)
+    };
     #[cfg(feature = "openssl")]
     {
-        let mut o = ossl(openssl::cipher::Cipher::aes_128_cfb128(), &key);
+        let mut o = ossl("cfb", &key);
         rows.push(throughput_row(
             budget,
             alg,
@@ -447,7 +363,7 @@ fn other_mode_rows(budget: Budget, rows: &mut Vec<Row>) {
     }
     #[cfg(feature = "openssl")]
     {
-        let mut o = ossl(openssl::cipher::Cipher::aes_128_ofb(), &key);
+        let mut o = ossl("ofb", &key);
         rows.push(throughput_row(
             budget,
             alg,
@@ -501,20 +417,15 @@ fn other_mode_rows(budget: Budget, rows: &mut Vec<Row>) {
 
 /// XTS encryption of one 16 KiB data unit, AES-128 and AES-256 (XTS has no AES-192 in
 /// IEEE 1619), beside OpenSSL's.
-fn xts_rows<K: KeySize>(budget: Budget, rows: &mut Vec<Row>) {
+fn xts_rows<K: Peers>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     let alg = K::NAME;
     let mut buf = vec![0u8; BULK];
     // Data key and tweak key differ, as XTS requires.
     let xts_key: Vec<u8> = (0..2 * K::KEY).map(|i| i as u8 ^ 0x42).collect();
     #[cfg(feature = "openssl")]
     {
-        use openssl::cipher::Cipher;
-        let cipher = if K::KEY == 16 {
-            Cipher::aes_128_xts()
-        } else {
-            Cipher::aes_256_xts()
-        };
-        let mut o = Ossl::new(cipher, &xts_key, Some(&[0x24u8; 16]), BULK);
+        let cipher = openssl_cipher::<K>("xts");
+        let mut o = Ossl::new(cipher, &xts_key, Some(&[0x24u8; 16]), false, BULK);
         rows.push(throughput_row(
             budget,
             alg,
@@ -538,7 +449,7 @@ fn xts_rows<K: KeySize>(budget: Budget, rows: &mut Vec<Row>) {
 }
 
 /// All AES rows.
-pub fn rows(budget: Budget) -> Vec<Row> {
+pub fn rows(budget: Budget) -> Vec<SpeedRow> {
     let mut rows = Vec::new();
     block_rows::<K128>(budget, &mut rows);
     gcm_rows::<K128>(budget, &mut rows);

@@ -13,7 +13,8 @@ use vecrypt::Backend;
 use vecrypt::modes::{BlockModes, MultiKey};
 use vecrypt::ublock::{KernelPart, Ublock, V128_128, V128_256, V256_256, Variant};
 
-use crate::{Budget, Row, throughput_row};
+use super::throughput_row;
+use crate::{Budget, SpeedRow};
 
 /// Bytes per call for the long-message rows: 1 MiB.
 const LONG: usize = 1 << 20;
@@ -57,7 +58,7 @@ fn ordered<V: Variant>() -> Vec<Maker<V>> {
     out
 }
 
-fn long_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
+fn long_rows<V: Variant>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     let key = vec![0x5au8; V::KEY];
     let iv = vec![0u8; V::BLOCK];
     for maker in ordered::<V>() {
@@ -95,7 +96,7 @@ fn long_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
 /// Keying plus one block: what a protocol with a fresh key per short message pays. Keying
 /// stores the key and defers the schedule, which the first one-block encryption runs
 /// alongside its rounds: the `key-setup` row is that deferred keying alone.
-fn short_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
+fn short_rows<V: Variant>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     for maker in ordered::<V>() {
         let imp = maker.label;
         let mut key = vec![0x33u8; V::KEY];
@@ -127,7 +128,7 @@ fn short_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
 }
 
 /// CBC encryption of `n` streams (one key each) totalling 1 MiB, in one multi-key call.
-fn multi_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
+fn multi_rows<V: Variant>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     for n in STREAMS {
         for maker in ordered::<V>() {
             let keys: Vec<Vec<u8>> = (0..n).map(|i| vec![i as u8; V::KEY]).collect();
@@ -153,14 +154,14 @@ fn multi_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
     }
 }
 
-fn variant_rows<V: Variant>(budget: Budget, rows: &mut Vec<Row>) {
+fn variant_rows<V: Variant>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     long_rows::<V>(budget, rows);
     multi_rows::<V>(budget, rows);
     short_rows::<V>(budget, rows);
 }
 
 /// All uBlock rows.
-pub fn rows(budget: Budget) -> Vec<Row> {
+pub fn rows(budget: Budget) -> Vec<SpeedRow> {
     let mut rows = Vec::new();
     variant_rows::<V128_128>(budget, &mut rows);
     variant_rows::<V128_256>(budget, &mut rows);

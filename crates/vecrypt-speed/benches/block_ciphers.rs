@@ -1,5 +1,6 @@
 //! Criterion benchmarks of every registered block cipher on every backend this CPU runs:
-//! ECB, CTR and CBC over 16 KiB and 1 MiB. `cargo bench -p vecrypt-bench -- <filter>`.
+//! ECB, CTR and CBC over 16 KiB and 1 MiB. `cargo bench -p vecrypt-speed --features
+//! bench --bench block_ciphers -- <filter>`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use vecrypt::registry;

@@ -1,10 +1,11 @@
-//! `vecrypt-bench [--quick] [--json FILE] [FILTER...]`: vecrypt next to its peers, one run.
+//! `vecrypt-bench [--quick] [--json FILE] [FILTER...]`: vecrypt next to its peers, one run
+//! (the comparison report of `vecrypt_speed::compare`).
 
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
-use vecrypt_bench::{Budget, Row, print_table};
+use vecrypt_speed::{Budget, Layout, compare, print_table, to_json};
 
 fn main() -> ExitCode {
     let mut budget = Budget::FULL;
@@ -24,25 +25,13 @@ fn main() -> ExitCode {
             _ => filters.push(a),
         }
     }
-    let wanted =
-        |group: &str| filters.is_empty() || filters.iter().any(|f| group.contains(f.as_str()));
-    let mut rows: Vec<Row> = Vec::new();
-    if wanted("aes") {
-        rows.extend(vecrypt_bench::aes::rows(budget));
-    }
-    if wanted("aigis") {
-        rows.extend(vecrypt_bench::aigis::rows(budget));
-    }
-    if wanted("ublock") {
-        rows.extend(vecrypt_bench::ublock::rows(budget));
-    }
-    if wanted("kuznyechik") {
-        rows.extend(vecrypt_bench::kuznyechik::rows(budget));
-    }
-    print_table(&rows);
+    let rows = compare::rows(budget, &filters);
+    print_table(&rows, Layout::Comparison);
     if let Some(path) = json {
-        let text = serde_json::to_string_pretty(&rows).expect("rows serialise");
-        if let Err(e) = std::fs::write(&path, text) {
+        let written = to_json(&rows)
+            .map_err(|e| e.to_string())
+            .and_then(|text| std::fs::write(&path, text).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             eprintln!("vecrypt-bench: cannot write {path}: {e}");
             return ExitCode::from(2);
         }

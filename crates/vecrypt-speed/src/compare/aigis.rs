@@ -9,26 +9,17 @@
 //!
 //! Besides the common rows, prints cycles (time-stamp counter) and operations per second.
 
-use std::time::Duration;
-
 use vecrypt::aigis::{self, Aigis, HashMode, ParamSet};
 
-use crate::{Budget, Row, time_per_call};
-use vecrypt_speed::ticks_per_ns;
+use crate::{Budget, SpeedRow, cycles_per_ns, time_per_call};
 
-fn row(algorithm: &str, implementation: &str, operation: &str, ns: f64) -> Row {
-    Row {
-        algorithm: algorithm.into(),
-        implementation: implementation.into(),
-        operation: operation.into(),
-        bytes: 0,
-        mb_per_s: None,
-        ns_per_call: ns,
-    }
+/// An operation row (no bytes) from its median time.
+fn row(algorithm: &str, implementation: &str, operation: &str, ns: f64) -> SpeedRow {
+    SpeedRow::compared(algorithm, implementation, operation, 0, ns)
 }
 
 /// PQClean ML-KEM-768 (AVX2) rows, the reference against which the ratio column reads.
-fn pqclean_rows(budget: Budget, algorithm: &str, rows: &mut Vec<Row>) {
+fn pqclean_rows(budget: Budget, algorithm: &str, rows: &mut Vec<SpeedRow>) {
     use pqcrypto_mlkem::mlkem768;
     let imp = "pqcrypto-mlkem 0.1.1 ML-KEM-768 avx2";
     let (pk, sk) = mlkem768::keypair();
@@ -67,7 +58,7 @@ const LIBCRUX_LABEL: &str = if cfg!(target_feature = "avx2") {
 };
 
 /// libcrux ML-KEM-768 rows (see the module note on how it is compiled).
-fn libcrux_rows(budget: Budget, algorithm: &str, rows: &mut Vec<Row>) {
+fn libcrux_rows(budget: Budget, algorithm: &str, rows: &mut Vec<SpeedRow>) {
     use libcrux_ml_kem::mlkem768;
     let imp = LIBCRUX_LABEL;
     let kp = mlkem768::generate_key_pair([7u8; 64]);
@@ -101,7 +92,7 @@ fn libcrux_rows(budget: Budget, algorithm: &str, rows: &mut Vec<Row>) {
     ));
 }
 
-fn aigis_rows(budget: Budget, set: ParamSet, mode: HashMode, rows: &mut Vec<Row>) {
+fn aigis_rows(budget: Budget, set: ParamSet, mode: HashMode, rows: &mut Vec<SpeedRow>) {
     let algorithm = format!("{}/{}", set.name().to_ascii_lowercase(), mode.name());
     pqclean_rows(budget, &algorithm, rows);
     libcrux_rows(budget, &algorithm, rows);
@@ -145,8 +136,8 @@ fn aigis_rows(budget: Budget, set: ParamSet, mode: HashMode, rows: &mut Vec<Row>
 }
 
 /// Prints cycles and operations per second for the rows.
-fn print_cycles(rows: &[Row]) {
-    let Some(tpn) = ticks_per_ns(Duration::from_millis(200)) else {
+fn print_cycles(rows: &[SpeedRow]) {
+    let Some(tpn) = cycles_per_ns() else {
         return;
     };
     println!();
@@ -164,14 +155,14 @@ fn print_cycles(rows: &[Row]) {
             r.algorithm,
             r.implementation,
             r.operation,
-            r.ns_per_call * tpn,
-            1e9 / r.ns_per_call
+            r.cycles_per_op.unwrap_or(r.ns_per_call * tpn),
+            r.ops_per_s
         );
     }
 }
 
 /// All Aigis-enc rows: every set and hash mode, every backend, with the ML-KEM peer first.
-pub fn rows(budget: Budget) -> Vec<Row> {
+pub fn rows(budget: Budget) -> Vec<SpeedRow> {
     let mut rows = Vec::new();
     for set in ParamSet::ALL {
         for mode in [HashMode::Shake, HashMode::Sm3] {

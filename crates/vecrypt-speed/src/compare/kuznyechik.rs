@@ -7,26 +7,24 @@ use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeyIvInit, StreamC
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
 use vecrypt::modes::{BlockModes, gost};
 
-use crate::{Budget, Row, throughput_row};
+use super::throughput_row;
+use crate::peers::blocks;
+use crate::{Budget, SpeedRow};
 
 const ALG: &str = "kuznyechik";
 /// Bytes per call for the long-message rows: 16 KiB and 1 MiB.
 const SIZES: [usize; 2] = [16 << 10, 1 << 20];
 
-fn as_blocks(b: &mut [u8]) -> &mut [cipher::Block<kuznyechik::Kuznyechik>] {
-    cipher::Array::cast_slice_from_core_mut(b.as_chunks_mut::<16>().0)
-}
-
-fn peer_rows(budget: Budget, rows: &mut Vec<Row>, op: &str, len: usize) {
+fn peer_rows(budget: Budget, rows: &mut Vec<SpeedRow>, op: &str, len: usize) {
     let key = [0x5au8; 32];
     let peer = kuznyechik::Kuznyechik::new(&key.into());
     let mut buf = vec![0u8; len];
     let row = match op {
         "ecb-encrypt" => throughput_row(budget, ALG, "kuznyechik crate", op, len, || {
-            peer.encrypt_blocks(as_blocks(&mut buf))
+            peer.encrypt_blocks(blocks::<kuznyechik::Kuznyechik>(&mut buf))
         }),
         "ecb-decrypt" => throughput_row(budget, ALG, "kuznyechik crate", op, len, || {
-            peer.decrypt_blocks(as_blocks(&mut buf))
+            peer.decrypt_blocks(blocks::<kuznyechik::Kuznyechik>(&mut buf))
         }),
         _ => throughput_row(budget, ALG, "kuznyechik + ctr crates", op, len, || {
             ctr::Ctr128BE::<kuznyechik::Kuznyechik>::new(&key.into(), &[0u8; 16].into())
@@ -37,7 +35,7 @@ fn peer_rows(budget: Budget, rows: &mut Vec<Row>, op: &str, len: usize) {
 }
 
 /// All Kuznyechik rows.
-pub fn rows(budget: Budget) -> Vec<Row> {
+pub fn rows(budget: Budget) -> Vec<SpeedRow> {
     let mut rows = Vec::new();
     let key = [0x5au8; 32];
     let iv = [0u8; 16];
@@ -78,7 +76,7 @@ pub fn rows(budget: Budget) -> Vec<Row> {
 }
 
 /// The modes with their own parameters, on one backend, over 16 KiB.
-fn mode_rows(budget: Budget, rows: &mut Vec<Row>, backend: vecrypt::Backend) {
+fn mode_rows(budget: Budget, rows: &mut Vec<SpeedRow>, backend: vecrypt::Backend) {
     let len = SIZES[0];
     let key = [0x5au8; 32];
     let c = Kuznyechik::with_backend(&key, backend).expect("listed backend");
