@@ -142,6 +142,23 @@ pub trait DynAead: Send + Sync {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error>;
+
+    /// Starts a message to be given in pieces (see [`AeadStream`](crate::modes::AeadStream):
+    /// its decryption releases plaintext before the tag is checked).
+    #[cfg(feature = "release-unverified")]
+    fn start(&self, nonce: &[u8], decrypt: bool) -> Result<crate::modes::AeadStream, Error>;
+    /// Associated data, before any text.
+    #[cfg(feature = "release-unverified")]
+    fn update_aad(&self, s: &mut crate::modes::AeadStream, ad: &[u8]) -> Result<(), Error>;
+    /// Encrypts or decrypts the next piece of text in place.
+    #[cfg(feature = "release-unverified")]
+    fn update(&self, s: &mut crate::modes::AeadStream, buf: &mut [u8]) -> Result<(), Error>;
+    /// Ends an encryption: the full 16-byte tag.
+    #[cfg(feature = "release-unverified")]
+    fn finish(&self, s: &mut crate::modes::AeadStream) -> Result<[u8; 16], Error>;
+    /// Ends a decryption: checks `tag` in constant time.
+    #[cfg(feature = "release-unverified")]
+    fn verify(&self, s: &mut crate::modes::AeadStream, tag: &[u8]) -> Result<(), Error>;
 }
 
 macro_rules! dyn_aead {
@@ -166,6 +183,38 @@ macro_rules! dyn_aead {
                 tag: &[u8],
             ) -> Result<(), Error> {
                 <$ty>::decrypt_detached(self, nonce, ad, buf, tag)
+            }
+            #[cfg(feature = "release-unverified")]
+            fn start(
+                &self,
+                nonce: &[u8],
+                decrypt: bool,
+            ) -> Result<crate::modes::AeadStream, Error> {
+                crate::modes::AeadStream::start(self, nonce, decrypt)
+            }
+            #[cfg(feature = "release-unverified")]
+            fn update_aad(
+                &self,
+                s: &mut crate::modes::AeadStream,
+                ad: &[u8],
+            ) -> Result<(), Error> {
+                s.update_aad(self, ad)
+            }
+            #[cfg(feature = "release-unverified")]
+            fn update(
+                &self,
+                s: &mut crate::modes::AeadStream,
+                buf: &mut [u8],
+            ) -> Result<(), Error> {
+                s.update(self, buf)
+            }
+            #[cfg(feature = "release-unverified")]
+            fn finish(&self, s: &mut crate::modes::AeadStream) -> Result<[u8; 16], Error> {
+                s.finish(self)
+            }
+            #[cfg(feature = "release-unverified")]
+            fn verify(&self, s: &mut crate::modes::AeadStream, tag: &[u8]) -> Result<(), Error> {
+                s.verify(self, tag)
             }
         }
     )*};

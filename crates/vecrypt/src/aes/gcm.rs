@@ -189,7 +189,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
             crate::wipe::array(&mut ks);
             crate::wipe::array(&mut last);
         }
-        self.hash.update_lengths(&mut acc, aad.len(), buf.len());
+        self.hash
+            .update_lengths(&mut acc, aad.len() as u64, buf.len() as u64);
         let mut mask = *j0;
         self.cipher.ecb_encrypt(&mut mask);
         xor_in_place(&mut acc, &mask);
@@ -258,6 +259,85 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         crate::modes::open_to_vec(sealed, |buf, tag| {
             self.decrypt_detached(nonce, aad, buf, tag)
         })
+    }
+}
+
+#[cfg(feature = "release-unverified")]
+impl<K: KeySize, N, T> crate::modes::stream::StreamCore for AesGcm<K, N, T> {
+    const MAX_AAD: u64 = super::ghash::MAX_AAD;
+    const MAX_TEXT: u64 = super::ghash::MAX_TEXT;
+    const MIN_TAG: usize = 12;
+
+    fn start_inner(&self, nonce: &[u8]) -> Result<crate::modes::stream::Inner, Error> {
+        let j0 = self.hash.pre_counter(nonce)?;
+        Ok(crate::modes::stream::Inner::Gcm {
+            low: u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]),
+            j0,
+            public: nonce.len() == 12,
+            acc: [0; 16],
+        })
+    }
+
+    fn aad_blocks(&self, s: &mut crate::modes::stream::Inner, data: &[u8]) -> Result<(), Error> {
+        let crate::modes::stream::Inner::Gcm { acc, .. } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        self.hash.update(acc, data);
+        Ok(())
+    }
+
+    fn mac_block(
+        &self,
+        s: &mut crate::modes::stream::Inner,
+        block: &[u8; 16],
+    ) -> Result<(), Error> {
+        self.aad_blocks(s, block)
+    }
+
+    fn text_blocks(
+        &self,
+        s: &mut crate::modes::stream::Inner,
+        decrypt: bool,
+        buf: &mut [u8],
+    ) -> Result<(), Error> {
+        let crate::modes::stream::Inner::Gcm { j0, low, acc, .. } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        let mut counter = *j0;
+        counter[12..].copy_from_slice(&low.wrapping_add(1).to_be_bytes());
+        self.blocks(decrypt, &counter, acc, buf);
+        *low = low.wrapping_add((buf.len() / 16) as u32);
+        crate::wipe::array(&mut counter);
+        Ok(())
+    }
+
+    fn next_keystream(&self, s: &mut crate::modes::stream::Inner) -> Result<[u8; 16], Error> {
+        let crate::modes::stream::Inner::Gcm { j0, low, .. } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        *low = low.wrapping_add(1);
+        let mut block = *j0;
+        block[12..].copy_from_slice(&low.to_be_bytes());
+        self.cipher.ecb_encrypt(&mut block);
+        Ok(block)
+    }
+
+    fn tag(
+        &self,
+        s: &mut crate::modes::stream::Inner,
+        aad: u64,
+        text: u64,
+    ) -> Result<[u8; 16], Error> {
+        let crate::modes::stream::Inner::Gcm { j0, acc, .. } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        self.hash.update_lengths(acc, aad, text);
+        let mut mask = *j0;
+        self.cipher.ecb_encrypt(&mut mask);
+        let mut tag = *acc;
+        xor_in_place(&mut tag, &mask);
+        crate::wipe::array(&mut mask);
+        Ok(tag)
     }
 }
 

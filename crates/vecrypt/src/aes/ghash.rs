@@ -160,10 +160,10 @@ impl Ghash {
     }
 
     /// Absorbs GCM's closing block: the bit lengths of the associated data and the text.
-    pub(crate) fn update_lengths(&self, acc: &mut [u8; 16], aad: usize, text: usize) {
+    pub(crate) fn update_lengths(&self, acc: &mut [u8; 16], aad: u64, text: u64) {
         let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(8 * aad as u64).to_be_bytes());
-        lengths[8..].copy_from_slice(&(8 * text as u64).to_be_bytes());
+        lengths[..8].copy_from_slice(&(8 * aad).to_be_bytes());
+        lengths[8..].copy_from_slice(&(8 * text).to_be_bytes());
         self.update(acc, &lengths);
     }
 
@@ -184,7 +184,7 @@ impl Ghash {
             j0[15] = 1;
         } else {
             self.update_padded(&mut j0, nonce);
-            self.update_lengths(&mut j0, 0, nonce.len());
+            self.update_lengths(&mut j0, 0, nonce.len() as u64);
         }
         Ok(j0)
     }

@@ -30,6 +30,8 @@ use super::{BLOCK, Kuznyechik};
 use crate::Error;
 use crate::cpu::Backend;
 use crate::modes::BlockKernel;
+#[cfg(feature = "release-unverified")]
+use crate::modes::stream::{Inner, StreamCore};
 
 /// Data blocks per batch: their `Y` and `Z` counter blocks go to one cipher call of eight
 /// 64-block batches of the widest backend, so that the per-call set-up is amortized.
@@ -77,7 +79,14 @@ impl KuznyechikMgm {
         let mut z = start.z;
         self.absorb(&mut z, ad, &mut mac);
         let mut y = start.y;
-        let done = self.seal_wide(&mut y, &mut z, buf, &mut mac);
+        self.seal_text(&mut y, &mut z, buf, &mut mac);
+        Ok(self.finish(&mut z, &mut mac, ad.len() as u64, buf.len() as u64))
+    }
+
+    /// Encrypts `buf` with the keystream of `y` and adds the products of its (zero-padded)
+    /// ciphertext blocks with the multipliers of `z`, both counters advancing.
+    fn seal_text(&self, y: &mut u128, z: &mut u128, buf: &mut [u8], mac: &mut Accumulator) {
+        let done = self.seal_wide(y, z, buf, mac);
         if done < buf.len() {
             let mut both = [0u8; 2 * BATCH * BLOCK];
             for chunk in buf[done..].chunks_mut(BATCH * BLOCK) {
@@ -86,8 +95,8 @@ impl KuznyechikMgm {
                 // One call: the keystream and the multipliers of the batch side by side.
                 let both = &mut both[..2 * stream_len];
                 let (ys, zs) = both.split_at_mut(stream_len);
-                fill(ys, blocks, &mut y, Half::Right);
-                fill(zs, blocks, &mut z, Half::Left);
+                fill(ys, blocks, y, Half::Right);
+                fill(zs, blocks, z, Half::Left);
                 self.cipher.kernel_encrypt(both);
                 let (ys, zs) = both.split_at(stream_len);
                 for (d, k) in chunk.iter_mut().zip(ys) {
@@ -97,7 +106,6 @@ impl KuznyechikMgm {
             }
             crate::wipe::bytes(&mut both);
         }
-        Ok(self.finish(&mut z, &mut mac, ad.len(), buf.len()))
     }
 
     /// Checks `tag` (4 to 16 bytes, compared in constant time with the start of the
@@ -117,26 +125,36 @@ impl KuznyechikMgm {
         let mut z = start.z;
         self.absorb(&mut z, ad, &mut mac);
         self.absorb(&mut z, buf, &mut mac);
-        let expected = self.finish(&mut z, &mut mac, ad.len(), buf.len());
+        let expected = self.finish(&mut z, &mut mac, ad.len() as u64, buf.len() as u64);
         if !bool::from(crate::ct::bytes_eq(&expected[..tag.len()], tag)) {
             return Err(Error::AuthenticationFailed);
         }
         let mut y = start.y;
+        self.keystream(&mut y, buf);
+        Ok(())
+    }
+
+    /// XORs the keystream of `y` into `buf`, leaving `y` past its (last, maybe partial)
+    /// block.
+    fn keystream(&self, y: &mut u128, buf: &mut [u8]) {
+        let start = *y;
         let mut counter = y.to_be_bytes();
         if (self.cipher.kernels).mgm_keystream(&self.cipher.rk, &mut counter, buf) {
-            return Ok(());
+            let blocks = buf.len().div_ceil(BLOCK) as u64;
+            *y = (start >> 64 << 64) | u128::from((start as u64).wrapping_add(blocks));
+            crate::wipe::array(&mut counter);
+            return;
         }
         let mut stream = [0u8; 2 * BATCH * BLOCK];
         for chunk in buf.chunks_mut(2 * BATCH * BLOCK) {
             let blocks = chunk.len().div_ceil(BLOCK);
-            fill(&mut stream, blocks, &mut y, Half::Right);
+            fill(&mut stream, blocks, y, Half::Right);
             self.cipher.kernel_encrypt(&mut stream[..blocks * BLOCK]);
             for (d, k) in chunk.iter_mut().zip(stream.iter()) {
                 *d ^= *k;
             }
         }
         crate::wipe::bytes(&mut stream);
-        Ok(())
     }
 
     /// Adds `H_i * block` for every (zero-padded) block of `data`, advancing `z`.
@@ -190,12 +208,12 @@ impl KuznyechikMgm {
     }
 
     /// The last block `len(A) || len(C)` in bits, then the tag.
-    fn finish(&self, z: &mut u128, mac: &mut Accumulator, ad: usize, text: usize) -> [u8; 16] {
+    fn finish(&self, z: &mut u128, mac: &mut Accumulator, ad: u64, text: u64) -> [u8; 16] {
         let mut h = z.to_be_bytes();
         self.cipher.kernel_encrypt(&mut h);
         let mut lengths = [0u8; BLOCK];
-        lengths[..8].copy_from_slice(&(ad as u64 * 8).to_be_bytes());
-        lengths[8..].copy_from_slice(&(text as u64 * 8).to_be_bytes());
+        lengths[..8].copy_from_slice(&(ad * 8).to_be_bytes());
+        lengths[8..].copy_from_slice(&(text * 8).to_be_bytes());
         mac.add_padded(&h, &lengths);
         let mut tag = mac.reduce().to_be_bytes();
         self.cipher.kernel_encrypt(&mut tag);
@@ -344,6 +362,74 @@ fn reduce(low: u128, high: u128) -> u128 {
     let fold = |h: u128| h ^ (h << 1) ^ (h << 2) ^ (h << 7);
     let overflow = (high >> 127) ^ (high >> 126) ^ (high >> 121);
     low ^ fold(high) ^ fold(overflow)
+}
+
+#[cfg(feature = "release-unverified")]
+impl KuznyechikMgm {
+    /// Runs `f` on the stream's MGM state as the one-shot code holds it.
+    fn with_state<R>(
+        s: &mut Inner,
+        f: impl FnOnce(&mut u128, &mut u128, &mut Accumulator) -> R,
+    ) -> Result<R, Error> {
+        let Inner::Mgm { y, z, low, high } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        let mut mac = Accumulator {
+            low: *low,
+            high: *high,
+        };
+        let r = f(y, z, &mut mac);
+        (*low, *high) = (mac.low, mac.high);
+        mac.clear();
+        Ok(r)
+    }
+}
+
+#[cfg(feature = "release-unverified")]
+impl StreamCore for KuznyechikMgm {
+    // The bit lengths fill 64 bits.
+    const MAX_AAD: u64 = u64::MAX / 8;
+    const MAX_TEXT: u64 = u64::MAX / 8;
+    const MIN_TAG: usize = MIN_TAG;
+
+    fn start_inner(&self, nonce: &[u8]) -> Result<Inner, Error> {
+        let start = Counters::new(&self.cipher, nonce, 0, 0)?;
+        Ok(Inner::Mgm {
+            y: start.y,
+            z: start.z,
+            low: 0,
+            high: 0,
+        })
+    }
+
+    fn aad_blocks(&self, s: &mut Inner, data: &[u8]) -> Result<(), Error> {
+        Self::with_state(s, |_, z, mac| self.absorb(z, data, mac))
+    }
+
+    fn mac_block(&self, s: &mut Inner, block: &[u8; 16]) -> Result<(), Error> {
+        self.aad_blocks(s, block)
+    }
+
+    fn text_blocks(&self, s: &mut Inner, decrypt: bool, buf: &mut [u8]) -> Result<(), Error> {
+        Self::with_state(s, |y, z, mac| {
+            if decrypt {
+                self.absorb(z, buf, mac);
+                self.keystream(y, buf);
+            } else {
+                self.seal_text(y, z, buf, mac);
+            }
+        })
+    }
+
+    fn next_keystream(&self, s: &mut Inner) -> Result<[u8; 16], Error> {
+        let mut block = [0u8; 16];
+        Self::with_state(s, |y, _, _| self.keystream(y, &mut block))?;
+        Ok(block)
+    }
+
+    fn tag(&self, s: &mut Inner, aad: u64, text: u64) -> Result<[u8; 16], Error> {
+        Self::with_state(s, |_, z, mac| self.finish(z, mac, aad, text))
+    }
 }
 
 impl KeySizeUser for KuznyechikMgm {

@@ -241,7 +241,8 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
             self.crypt(decrypt, j0, public, &mut acc, buf);
             self.cipher.kernel_encrypt(&mut mask);
         }
-        self.hash.update_lengths(&mut acc, aad.len(), buf.len());
+        self.hash
+            .update_lengths(&mut acc, aad.len() as u64, buf.len() as u64);
         xor_in_place(&mut acc, &mask);
         crate::wipe::array(&mut mask);
         acc
@@ -317,6 +318,106 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
         crate::modes::open_to_vec(sealed, |buf, tag| {
             self.decrypt_detached(nonce, aad, buf, tag)
         })
+    }
+}
+
+#[cfg(feature = "release-unverified")]
+impl<C: GcmCipher, N, T> super::stream::StreamCore for Gcm<C, N, T> {
+    const MAX_AAD: u64 = crate::aes::ghash::MAX_AAD;
+    const MAX_TEXT: u64 = crate::aes::ghash::MAX_TEXT;
+    const MIN_TAG: usize = 12;
+
+    fn start_inner(&self, nonce: &[u8]) -> Result<super::stream::Inner, Error> {
+        let j0 = self.hash.pre_counter(nonce)?;
+        Ok(super::stream::Inner::Gcm {
+            low: u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]),
+            j0,
+            public: nonce.len() == 12,
+            acc: [0; 16],
+        })
+    }
+
+    fn aad_blocks(&self, s: &mut super::stream::Inner, data: &[u8]) -> Result<(), Error> {
+        let super::stream::Inner::Gcm { acc, .. } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        self.hash.update(acc, data);
+        Ok(())
+    }
+
+    fn mac_block(&self, s: &mut super::stream::Inner, block: &[u8; 16]) -> Result<(), Error> {
+        self.aad_blocks(s, block)
+    }
+
+    fn text_blocks(
+        &self,
+        s: &mut super::stream::Inner,
+        decrypt: bool,
+        buf: &mut [u8],
+    ) -> Result<(), Error> {
+        let super::stream::Inner::Gcm {
+            j0,
+            low,
+            public,
+            acc,
+        } = s
+        else {
+            return Err(Error::InvalidParameter);
+        };
+        for chunk in buf.chunks_mut(CHUNK) {
+            if decrypt {
+                self.hash.update(acc, chunk);
+            }
+            // `low` is the last counter word used; the keystream starts at the next.
+            let mut next = low.wrapping_add(1);
+            self.keystream(j0, *public, &mut next, chunk);
+            *low = next.wrapping_sub(1);
+            if !decrypt {
+                self.hash.update(acc, chunk);
+            }
+        }
+        Ok(())
+    }
+
+    fn next_keystream(&self, s: &mut super::stream::Inner) -> Result<[u8; 16], Error> {
+        let mut block = [0u8; 16];
+        self.text_blocks_keystream_only(s, &mut block)?;
+        Ok(block)
+    }
+
+    fn tag(&self, s: &mut super::stream::Inner, aad: u64, text: u64) -> Result<[u8; 16], Error> {
+        let super::stream::Inner::Gcm { j0, acc, .. } = s else {
+            return Err(Error::InvalidParameter);
+        };
+        self.hash.update_lengths(acc, aad, text);
+        let mut mask = *j0;
+        self.cipher.kernel_encrypt(&mut mask);
+        let mut tag = *acc;
+        xor_in_place(&mut tag, &mask);
+        crate::wipe::array(&mut mask);
+        Ok(tag)
+    }
+}
+
+#[cfg(feature = "release-unverified")]
+impl<C: GcmCipher, N, T> Gcm<C, N, T> {
+    /// One block of keystream into `block` (zeros in, keystream out), the counter moving past
+    /// it.
+    fn text_blocks_keystream_only(
+        &self,
+        s: &mut super::stream::Inner,
+        block: &mut [u8; 16],
+    ) -> Result<(), Error> {
+        let super::stream::Inner::Gcm {
+            j0, low, public, ..
+        } = s
+        else {
+            return Err(Error::InvalidParameter);
+        };
+        let mut next = low.wrapping_add(1);
+        self.keystream(j0, *public, &mut next, block);
+        *low = next.wrapping_sub(1);
+        Ok(())
     }
 }
 

@@ -13,12 +13,16 @@ pub mod gost;
 #[cfg(feature = "alloc")]
 mod multi;
 pub(crate) mod omac;
+#[cfg(feature = "release-unverified")]
+pub(crate) mod stream;
 
 pub(crate) use cipher_traits::KernelBackend;
 pub use gcm::{Gcm, GcmCipher};
 pub(crate) use kernel::BlockKernel;
 #[cfg(feature = "alloc")]
 pub use multi::MultiKey;
+#[cfg(feature = "release-unverified")]
+pub use stream::AeadStream;
 
 use crate::Error;
 use crate::cpu::Backend;
