@@ -2,28 +2,28 @@
 //! with no output, data through `update`, the tag made (encryption) or checked (decryption)
 //! in `final`.
 //!
-//! The library's AEADs take a whole message at once. Each data update therefore runs the
-//! one-shot encryption over the whole message so far and releases the part not yet
-//! released: a message given in one update (the usual case, and what `openssl speed -aead`
-//! does) costs one pass; a message given in n pieces costs n passes over a growing prefix.
-//! GCM and MGM make their keystream independently of the data, so decryption releases
-//! `encrypt(ciphertext)`, which is the plaintext, and checks the tag in `final` against
-//! the whole ciphertext. As with OpenSSL's own GCM, plaintext is released before the tag
-//! is checked; a caller must discard it when `final` fails.
+//! Each message runs through one of the library's AEAD streams: every update costs what its
+//! own bytes cost, however the message is cut, and gives the same bytes and tag as the
+//! one-shot call over the whole message. As with OpenSSL's own GCM, decryption releases
+//! plaintext in each update and checks the tag only in `final`; a caller must discard the
+//! plaintext when `final` fails.
 
 use std::sync::Arc;
 
+use vecrypt::modes::AeadStream;
 use vecrypt::registry::{self, DynAead};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::ctx::{Alg, Kind};
 
 const TAG: usize = 16;
 
 /// A keyed AEAD from the library's table, shared by a context and its duplicates (keying
-/// never changes it).
+/// never changes it), and its key: a context re-initialised with the same key (one message
+/// after another, as record layers do) keeps the keyed object instead of making its key
+/// schedule and hash powers again.
 #[derive(Clone)]
-struct Keyed(Arc<dyn DynAead>);
+struct Keyed(Arc<dyn DynAead>, Arc<Zeroizing<Vec<u8>>>);
 
 impl Keyed {
     /// The library's name of the AEAD an algorithm of the provider runs.
@@ -43,15 +43,21 @@ impl Keyed {
             return None;
         }
         let info = registry::aead(Self::name(alg)?).ok()?;
-        Some(Keyed(Arc::from((info.new)(key, None).ok()?)))
+        Some(Keyed(
+            Arc::from((info.new)(key, None).ok()?),
+            Arc::new(Zeroizing::new(key.to_vec())),
+        ))
     }
 
-    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Option<[u8; TAG]> {
-        self.0.encrypt_detached(nonce, ad, buf).ok()
-    }
-
-    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
-        self.0.decrypt_detached(nonce, ad, buf, tag).is_ok()
+    /// Whether this is keyed with `key`, compared without a data-dependent branch or early
+    /// exit.
+    fn has_key(&self, key: &[u8]) -> bool {
+        let own: &[u8] = &self.1;
+        if own.len() != key.len() {
+            return false;
+        }
+        let diff = own.iter().zip(key).fold(0u8, |d, (a, b)| d | (a ^ b));
+        core::hint::black_box(diff) == 0
     }
 }
 
@@ -64,11 +70,9 @@ pub(crate) struct AeadState {
     iv: Vec<u8>,
     iv_len: usize,
     iv_set: bool,
-    aad: Vec<u8>,
-    /// The message so far: plaintext when encrypting, ciphertext when decrypting.
-    data: Zeroizing<Vec<u8>>,
-    data_started: bool,
-    /// The tag of the message so far (encryption), valid after `final`.
+    /// The message in progress, started by its first associated data or text.
+    stream: Option<AeadStream>,
+    /// The tag of the last message (encryption), valid after `final`.
     tag: [u8; TAG],
     tag_ready: bool,
     tag_len: usize,
@@ -85,9 +89,7 @@ impl AeadState {
             iv: vec![0; iv_len],
             iv_len,
             iv_set: false,
-            aad: Vec::new(),
-            data: Zeroizing::new(Vec::new()),
-            data_started: false,
+            stream: None,
             tag: [0; TAG],
             tag_ready: false,
             tag_len: TAG,
@@ -96,10 +98,7 @@ impl AeadState {
     }
 
     fn reset_message(&mut self) {
-        self.aad.clear();
-        self.data.zeroize();
-        self.data.clear();
-        self.data_started = false;
+        self.stream = None;
         self.tag_ready = false;
     }
 
@@ -112,7 +111,7 @@ impl AeadState {
     ) -> bool {
         self.encrypt = encrypt;
         self.mgm = alg.kind == Kind::Mgm;
-        if let Some(k) = key {
+        if let Some(k) = key.filter(|k| !self.keyed.as_ref().is_some_and(|c| c.has_key(k))) {
             match Keyed::new(alg, k) {
                 Some(c) => self.keyed = Some(c),
                 None => return false,
@@ -152,6 +151,7 @@ impl AeadState {
             self.iv_len = len;
             self.iv = vec![0; len];
             self.iv_set = false;
+            self.reset_message();
         }
         ok
     }
@@ -186,58 +186,50 @@ impl AeadState {
         Some(self.tag[..len].to_vec())
     }
 
-    pub fn add_aad(&mut self, ad: &[u8]) -> bool {
-        if self.data_started || self.keyed.is_none() {
-            return false;
+    /// The keyed AEAD and the message in progress, started if it is not yet.
+    fn message(&mut self) -> Option<(&dyn DynAead, &mut AeadStream)> {
+        let k = self.keyed.as_ref()?;
+        if !self.iv_set {
+            return None;
         }
-        self.aad.extend_from_slice(ad);
-        true
+        if self.stream.is_none() {
+            self.stream = Some(k.0.start(&self.iv, !self.encrypt).ok()?);
+            self.tag_ready = false;
+        }
+        Some((&*k.0, self.stream.as_mut()?))
     }
 
-    /// One data update: `out` receives as many bytes as `input` has.
-    pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
-        let Some(k) = &self.keyed else {
-            return false;
-        };
-        if !self.iv_set {
-            return false;
-        }
-        let done = self.data.len();
-        self.data.extend_from_slice(input);
-        self.data_started = true;
-        let mut all = Zeroizing::new(self.data.to_vec());
-        let Some(tag) = k.seal(&self.iv, &self.aad, &mut all) else {
-            return false;
-        };
-        self.tag = tag;
-        out.clear();
-        out.extend_from_slice(&all[done..]);
-        true
+    pub fn add_aad(&mut self, ad: &[u8]) -> bool {
+        self.message()
+            .is_some_and(|(k, s)| k.update_aad(s, ad).is_ok())
+    }
+
+    /// One data update, in place.
+    pub fn update(&mut self, buf: &mut [u8]) -> bool {
+        self.message()
+            .is_some_and(|(k, s)| k.update(s, buf).is_ok())
     }
 
     /// Encryption: makes the tag. Decryption: checks it.
     pub fn finish(&mut self) -> bool {
-        let Some(k) = &self.keyed else {
+        let encrypt = self.encrypt;
+        let expected = self.expected.clone();
+        let Some((k, s)) = self.message() else {
             return false;
         };
-        if !self.iv_set {
-            return false;
-        }
-        if self.encrypt {
-            if !self.data_started {
-                let Some(tag) = k.seal(&self.iv, &self.aad, &mut []) else {
-                    return false;
-                };
-                self.tag = tag;
+        let ok = if encrypt {
+            match k.finish(s) {
+                Ok(tag) => {
+                    self.tag = tag;
+                    self.stream = None;
+                    self.tag_ready = true;
+                    return true;
+                }
+                Err(_) => false,
             }
-            self.tag_ready = true;
-            return true;
-        }
-        let Some(expected) = &self.expected else {
-            return false;
+        } else {
+            expected.is_some_and(|t| k.verify(s, &t).is_ok())
         };
-        let mut copy = Zeroizing::new(self.data.to_vec());
-        let ok = k.open(&self.iv, &self.aad, &mut copy, expected);
         self.reset_message();
         ok
     }

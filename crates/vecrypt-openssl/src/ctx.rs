@@ -568,12 +568,27 @@ pub(crate) unsafe extern "C" fn update(
                 }
                 return c_int::from(aead.add_aad(inp));
             }
-            let mut o = Vec::new();
-            if !aead.update(inp, &mut o) {
+            if inl > outsize {
                 return 0;
             }
-            // SAFETY: OpenSSL's output buffer of `outsize` bytes.
-            return c_int::from(unsafe { emit(out, outl, outsize, &o) });
+            let buf: &mut [u8] = if inl == 0 {
+                &mut []
+            } else {
+                if !core::ptr::eq(out, input) {
+                    // SAFETY: both hold `inl` bytes; `copy` allows overlap.
+                    unsafe { core::ptr::copy(input, out, inl) };
+                }
+                // SAFETY: `out` holds `inl` writable bytes; `inp` is not used again.
+                unsafe { core::slice::from_raw_parts_mut(out, inl) }
+            };
+            if !aead.update(buf) {
+                return 0;
+            }
+            if !outl.is_null() {
+                // SAFETY: writable.
+                unsafe { *outl = inl };
+            }
+            return 1;
         }
         match ctx.alg.kind {
             Kind::Ecb | Kind::Cbc => {
