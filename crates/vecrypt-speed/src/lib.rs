@@ -5,9 +5,9 @@
 //! seed paper set beside this machine's.
 //!
 //! With the `bench` feature, also the comparison report of the `vecrypt-bench` program
-//! ([`compare`]), whose ML-KEM-768 peers build C code, and a Criterion benchmark. Every row,
-//! of the table or of the report, is a [`SpeedRow`], printed by [`print_table`] and written
-//! as JSON by [`to_json`].
+//! (the `compare` module), whose ML-KEM-768 peers build C code, and a Criterion benchmark.
+//! Every row, of the table or of the report, is a [`SpeedRow`], printed by [`print_table`]
+//! and written as JSON by [`to_json`].
 
 #![deny(unsafe_code)]
 
