@@ -29,6 +29,7 @@ mod cache;
 pub mod cpu;
 mod ct;
 mod error;
+pub(crate) mod ghash;
 pub mod kuznyechik;
 pub mod modes;
 #[cfg(feature = "std")]

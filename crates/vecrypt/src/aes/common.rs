@@ -2,7 +2,6 @@
 //! the XTS tweak step, and [`Kernels`], the table of entry points one SIMD backend gives the
 //! front. The front looks a key's table up once, when it is keyed.
 
-use super::ghash::POWERS;
 use crate::modes::Chain;
 
 /// Encryption round keys and the round keys of the equivalent inverse cipher; for the
@@ -60,8 +59,7 @@ pub(crate) fn next_tweak(t: u128) -> u128 {
     (t << 1) ^ (0x87 & 0u128.wrapping_sub(t >> 127))
 }
 
-/// The powers of the GHASH key a backend's carry-less kernels use.
-pub(crate) type HashPowers = [[u8; 16]; POWERS];
+pub(crate) use crate::ghash::HashPowers;
 
 /// One-pass GCM: round keys, powers, whether to decrypt, first counter, GHASH state, data.
 pub(crate) type GcmFn =
@@ -94,7 +92,7 @@ pub(crate) struct Kernels {
     /// encrypted under the tweak key when one is given; the next tweak.
     pub(crate) xts: XtsFn,
     /// GCM: CTR (32-bit counter) and GHASH of the ciphertext into the state, in one pass,
-    /// with the powers of [`super::ghash::Ghash::powers`].
+    /// with the powers of [`crate::ghash::Ghash::powers`].
     pub(crate) gcm: GcmFn,
     /// GCM of a whole message in one call, for the messages where that beats the general
     /// path; which those are, each backend decides (see the x86 module).

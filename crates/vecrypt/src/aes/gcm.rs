@@ -35,10 +35,10 @@ use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::ZeroizeOnDrop;
 
 use super::common::CounterWidth;
-use super::ghash::{Ghash, check_lengths};
 use super::{Aes, K128, K192, K256, KeySize, advance};
 use crate::Error;
 use crate::cpu::{self, Backend};
+use crate::ghash::{Ghash, check_lengths};
 use crate::modes::xor_in_place;
 
 /// AES-GCM with key size `K`, nonce length `N` and tag length `T` for the `aead` traits
@@ -126,8 +126,12 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         let mut h = [0u8; 16];
         self.cipher.ecb_encrypt(&mut h);
         // The carry-less GHASH goes with the SIMD backends; the portable one stays portable.
-        let simd = self.cipher.kernels.map(|_| self.cipher.backend);
-        self.hash.set_key(&h, simd);
+        // The VAES backends make the powers of H on their own registers.
+        let backend = self.cipher.backend;
+        let simd = self.cipher.kernels.is_some();
+        self.hash.set_key_with(&h, simd, |h, out| {
+            super::native::ghash_powers(backend, h, out)
+        });
         crate::wipe::array(&mut h);
     }
 
@@ -264,8 +268,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
 
 #[cfg(feature = "release-unverified")]
 impl<K: KeySize, N, T> crate::modes::stream::StreamCore for AesGcm<K, N, T> {
-    const MAX_AAD: u64 = super::ghash::MAX_AAD;
-    const MAX_TEXT: u64 = super::ghash::MAX_TEXT;
+    const MAX_AAD: u64 = crate::ghash::MAX_AAD;
+    const MAX_TEXT: u64 = crate::ghash::MAX_TEXT;
     const MIN_TAG: usize = 12;
 
     fn start_inner(&self, nonce: &[u8]) -> Result<crate::modes::stream::Inner, Error> {
@@ -392,6 +396,42 @@ impl<K: KeySize, N: ArraySize, T: ArraySize> AeadInOut for AesGcm<K, N, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ghash::{KARATSUBA, MAX_BATCH, polyval_key};
+
+    /// The table of powers (and Karatsuba keys) is the same whichever registers made it:
+    /// every AES backend's (the VAES ones make it on ymm or zmm) against the one-power-at-a-
+    /// time kernel of `crate::ghash` that every other cipher's backend takes, whose
+    /// Karatsuba keys are checked here byte by byte. Wrong powers would show in GCM tags
+    /// too, but only for the lengths that reach them.
+    #[test]
+    fn powers_agree_across_register_widths() {
+        for seed in 0u8..16 {
+            let h: [u8; 16] = core::array::from_fn(|i| seed.wrapping_mul(37) ^ (i as u8 * 11));
+            let reference = Ghash::new(&h, true);
+            let simd = reference.powers()[MAX_BATCH - 1] != [0u8; 16];
+            if simd {
+                assert_eq!(reference.powers()[MAX_BATCH - 1], polyval_key(&h));
+                assert_ne!(reference.powers()[0], [0u8; 16]);
+                let (powers, keys) = reference.powers().split_at(KARATSUBA);
+                for (i, (p, k)) in powers.iter().zip(keys).enumerate() {
+                    let x: [u8; 8] = core::array::from_fn(|j| p[j] ^ p[8 + j]);
+                    assert_eq!(k[..8], x, "key {i}");
+                    assert_eq!(k[8..], x, "key {i}");
+                    assert_eq!(i >= MAX_BATCH, *p == [0u8; 16], "power {i}");
+                }
+            }
+            for b in crate::aes::Aes128::backends() {
+                if b == Backend::Soft {
+                    continue;
+                }
+                let mut g = Ghash::empty();
+                g.set_key_with(&h, true, |h, out| {
+                    super::super::native::ghash_powers(b, h, out)
+                });
+                assert_eq!(g.powers(), reference.powers(), "{b}");
+            }
+        }
+    }
 
     /// The pre-counter block whose text starts at the counter block `first`: `first` minus
     /// one in its last 32 bits.

@@ -35,7 +35,6 @@ mod cmac;
 mod common;
 mod feedback;
 mod gcm;
-pub(crate) mod ghash;
 mod key_schedule;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod rounds;
@@ -62,11 +61,11 @@ mod aarch64;
 mod native {
     #[cfg(target_arch = "aarch64")]
     pub(super) use super::aarch64::{
-        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_blocks, ghash_powers, kernels,
+        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_powers, kernels,
     };
     #[cfg(target_arch = "x86_64")]
     pub(super) use super::x86::{
-        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_blocks, ghash_powers, kernels,
+        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_powers, kernels,
     };
 
     /// No SIMD kernels for this architecture: every key runs the portable code.
@@ -105,17 +104,12 @@ mod no_kernels {
         false
     }
 
-    /// The powers of a GHASH key for carry-less kernels: none here.
+    /// The powers of a GHASH key on wide registers: none here.
     pub(super) fn ghash_powers(
         _: Backend,
         _: &[u8; 16],
         _: &mut super::common::HashPowers,
     ) -> bool {
-        false
-    }
-
-    /// GHASH on carry-less kernels: none here.
-    pub(super) fn ghash_blocks(_: &super::common::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
         false
     }
 

@@ -1,16 +1,44 @@
-//! GHASH (SP 800-38D, 6.4) in portable constant-time Rust: the bit-serial multiplication of
-//! the specification with masks instead of branches. The SIMD backends use carry-less
-//! multiplication instead (PCLMULQDQ on x86, PMULL on AArch64); this is the reference they
-//! are tested against. [`Ghash`] is the keyed object every GCM of the crate (AES-GCM and the
-//! generic [`crate::modes::Gcm`]) hashes through, with the pre-counter block and the length
-//! limits they share.
+//! GHASH (SP 800-38D, 6.4), the hash of every GCM of the crate: AES-GCM and the generic
+//! [`crate::modes::Gcm`] over Kuznyechik and uBlock hash through the keyed [`Ghash`], which
+//! also holds the pre-counter block and the length limits they share.
+//!
+//! Portable: the bit-serial multiplication of the specification with masks instead of
+//! branches, the reference the other kernels are tested against. Carry-less: eight blocks
+//! per reduction on PCLMULQDQ (`x86`) or PMULL (`aarch64`), each block multiplied by
+//! the power of H that brings it to the end of the batch, with a table of powers made once
+//! per key. AES's VAES kernels fold GHASH into their one-pass GCM and make the powers on
+//! their own wider registers; they take the constants of the table from here.
 
 use zeroize::ZeroizeOnDrop;
 
-use super::common::HashPowers;
-use super::native;
 use crate::Error;
-use crate::cpu::Backend;
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86;
+
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)]
+pub(crate) mod aarch64;
+
+/// The carry-less kernels of the architecture this library is built for.
+mod native {
+    #[cfg(target_arch = "aarch64")]
+    pub(super) use super::aarch64::{ghash as blocks, powers};
+    #[cfg(target_arch = "x86_64")]
+    pub(super) use super::x86::{ghash as blocks, powers};
+
+    /// No carry-less kernels here: every key hashes with the portable multiplication.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub(super) fn powers(_: &[u8; 16], _: &mut super::HashPowers) -> bool {
+        false
+    }
+
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub(super) fn blocks(_: &super::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
+        false
+    }
+}
 
 /// Most blocks the carry-less kernels fold into one GHASH reduction (the VAES-512 kernel's
 /// two batches of 32).
@@ -24,6 +52,9 @@ pub(crate) const KARATSUBA: usize = MAX_BATCH + 4;
 /// carry-less multiplications instead of four. The kernel that makes the powers writes their
 /// keys too, from the registers it made them in.
 pub(crate) const POWERS: usize = 2 * KARATSUBA;
+
+/// The powers of a GHASH key the carry-less kernels use (see [`POWERS`]).
+pub(crate) type HashPowers = [[u8; 16]; POWERS];
 
 /// `x * h` in GF(2^128) with GCM's bit order (the first bit of a block is the constant term).
 fn mul(x: u128, h: u128) -> u128 {
@@ -110,16 +141,15 @@ impl Drop for Ghash {
 impl ZeroizeOnDrop for Ghash {}
 
 impl Ghash {
-    /// The GHASH of hash key `h`; `simd` names the cipher's SIMD backend, whose registers
-    /// make the powers of H, and allows the carry-less kernels (a key on a portable cipher
-    /// backend passes `None`, so that everything it runs is portable code).
-    pub(crate) fn new(h: &[u8; 16], simd: Option<Backend>) -> Self {
+    /// The GHASH of hash key `h`; `simd` allows the carry-less kernels (a key on a portable
+    /// cipher backend passes false, so that everything it runs is portable code).
+    pub(crate) fn new(h: &[u8; 16], simd: bool) -> Self {
         let mut g = Self::empty();
-        g.set_key(h, simd);
+        g.set_key_with(h, simd, |_, _| false);
         g
     }
 
-    /// A GHASH of the zero key, for [`Self::set_key`] (which the key objects call in place).
+    /// A GHASH of the zero key, for [`Self::set_key_with`] (which the key objects call in place).
     pub(crate) fn empty() -> Self {
         Self {
             h: [0u8; 16],
@@ -128,10 +158,17 @@ impl Ghash {
         }
     }
 
-    /// Keys an [`Self::empty`] GHASH as [`Self::new`] does.
-    pub(crate) fn set_key(&mut self, h: &[u8; 16], simd: Option<Backend>) {
+    /// Keys an [`Self::empty`] GHASH as [`Self::new`] does; `wide` may make the powers of H
+    /// on the cipher's own wider registers (true when it did), else this module's kernel
+    /// makes them.
+    pub(crate) fn set_key_with(
+        &mut self,
+        h: &[u8; 16],
+        simd: bool,
+        wide: impl FnOnce(&[u8; 16], &mut HashPowers) -> bool,
+    ) {
         self.h = *h;
-        self.clmul = simd.is_some_and(|b| native::ghash_powers(b, h, &mut self.powers));
+        self.clmul = simd && (wide(h, &mut self.powers) || native::powers(h, &mut self.powers));
     }
 
     /// The powers of H the carry-less kernels take (zeros when they do not run this key).
@@ -142,7 +179,7 @@ impl Ghash {
     /// Absorbs whole blocks of `data` into the state `acc`.
     #[inline]
     pub(crate) fn update(&self, acc: &mut [u8; 16], data: &[u8]) {
-        if !(self.clmul && native::ghash_blocks(&self.powers, acc, data)) {
+        if !(self.clmul && native::blocks(&self.powers, acc, data)) {
             update(&self.h, acc, data);
         }
     }
@@ -187,40 +224,5 @@ impl Ghash {
             self.update_lengths(&mut j0, 0, nonce.len() as u64);
         }
         Ok(j0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::aes::Aes128;
-
-    /// The table of powers (and Karatsuba keys) is the same whichever registers made it:
-    /// every AES backend's against the one-power-at-a-time kernel that every other cipher's
-    /// backend takes (xmm on x86-64, PMULL on AArch64), whose Karatsuba keys are checked
-    /// here byte by byte. Wrong powers would show in GCM tags too, but only for the lengths
-    /// that reach them.
-    #[test]
-    fn powers_agree_across_register_widths() {
-        for seed in 0u8..16 {
-            let h: [u8; 16] = core::array::from_fn(|i| seed.wrapping_mul(37) ^ (i as u8 * 11));
-            let reference = Ghash::new(&h, Some(Backend::Soft));
-            if reference.clmul {
-                assert_eq!(reference.powers[MAX_BATCH - 1], polyval_key(&h));
-                assert_ne!(reference.powers[0], [0u8; 16]);
-                let (powers, keys) = reference.powers.split_at(KARATSUBA);
-                for (i, (p, k)) in powers.iter().zip(keys).enumerate() {
-                    let x: [u8; 8] = core::array::from_fn(|j| p[j] ^ p[8 + j]);
-                    assert_eq!(k[..8], x, "key {i}");
-                    assert_eq!(k[8..], x, "key {i}");
-                    assert_eq!(i >= MAX_BATCH, *p == [0u8; 16], "power {i}");
-                }
-            }
-            for b in Aes128::backends() {
-                let g = Ghash::new(&h, Some(b));
-                assert_eq!(g.clmul, reference.clmul, "{b}");
-                assert_eq!(g.powers, reference.powers, "{b}");
-            }
-        }
     }
 }

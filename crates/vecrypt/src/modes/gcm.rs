@@ -61,8 +61,8 @@ use zeroize::ZeroizeOnDrop;
 
 use super::{BlockKernel, ctr_apply_counting, xor_in_place};
 use crate::Error;
-use crate::aes::ghash::{Ghash, check_lengths};
 use crate::cpu::Backend;
+use crate::ghash::{Ghash, check_lengths};
 
 /// Bytes per chunk: CTR then GHASH over the same 8 KiB while it is in L1. One whole batch
 /// of the widest CTR kernel of uBlock-128 (512 blocks), eight of Kuznyechik's.
@@ -142,7 +142,7 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
         let mut h = [0u8; 16];
         cipher.kernel_encrypt(&mut h);
         let backend = cipher.kernel_backend();
-        let hash = Ghash::new(&h, (backend != Backend::Soft).then_some(backend));
+        let hash = Ghash::new(&h, backend != Backend::Soft);
         crate::wipe::array(&mut h);
         Self {
             cipher,
@@ -323,8 +323,8 @@ impl<C: GcmCipher, N, T> Gcm<C, N, T> {
 
 #[cfg(feature = "release-unverified")]
 impl<C: GcmCipher, N, T> super::stream::StreamCore for Gcm<C, N, T> {
-    const MAX_AAD: u64 = crate::aes::ghash::MAX_AAD;
-    const MAX_TEXT: u64 = crate::aes::ghash::MAX_TEXT;
+    const MAX_AAD: u64 = crate::ghash::MAX_AAD;
+    const MAX_TEXT: u64 = crate::ghash::MAX_TEXT;
     const MIN_TAG: usize = 12;
 
     fn start_inner(&self, nonce: &[u8]) -> Result<super::stream::Inner, Error> {

@@ -1,6 +1,6 @@
 //! GCM in one pass on the ARMv8 cryptography extension: CTR with a 32-bit counter on the
 //! AES kernels of [`super::armv8`] and GHASH of the ciphertext on the PMULL kernels of
-//! [`super::ghash_pmull`], eight blocks per batch and one reduction per batch. Decryption
+//! [`crate::ghash::aarch64`], eight blocks per batch and one reduction per batch. Decryption
 //! hashes a batch's ciphertext while it makes the batch's keystream; encryption hashes the
 //! previous batch's ciphertext, still in registers, while it makes the next keystream, so
 //! that the two never wait for each other.
@@ -10,13 +10,13 @@
 use core::arch::aarch64::*;
 
 use super::armv8::{WIDE, counter_add, counter_lanes, encrypt_n, load, round_keys, runs, store};
-use super::ghash_pmull::{
-    BATCH, absorb_batch, batch_powers, load64, mul_parts, reduce, reversed, unreversed,
-};
 use crate::aes::common::RoundKeys;
-use crate::aes::ghash::{MAX_BATCH, POWERS};
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
+use crate::ghash::aarch64::{
+    BATCH, absorb_batch, batch_powers, load64, mul_parts, reduce, reversed, unreversed,
+};
+use crate::ghash::{MAX_BATCH, POWERS};
 
 const _: () = assert!(WIDE == BATCH, "one GHASH batch per batch of keystream");
 
@@ -73,7 +73,7 @@ fn gcm<const NR: usize, const DECRYPT: bool>(
 }
 
 /// GCM over whole blocks in one pass, with the powers of
-/// [`super::ghash_pmull::powers`]; `false`, doing nothing, if the CPU cannot run the kernel.
+/// [`crate::ghash::aarch64::powers`]; `false`, doing nothing, if the CPU cannot run the kernel.
 pub(super) fn gcm_blocks(
     rk: &RoundKeys,
     powers: &[[u8; 16]; POWERS],

@@ -1,6 +1,6 @@
 //! The AArch64 kernels of AES: the ARMv8 cryptography extension (AESE/AESD with
 //! AESMC/AESIMC) on NEON registers ([`armv8`], eight blocks interleaved), with GHASH on
-//! PMULL in [`ghash_pmull`] and both in one pass for GCM in [`gcm_pmull`].
+//! PMULL in [`crate::ghash`] and both in one pass for GCM in [`gcm_pmull`].
 //!
 //! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
 //! table's `runs()`, that this CPU has the features its kernel is compiled for, and returns
@@ -10,18 +10,14 @@
 
 mod armv8;
 mod gcm_pmull;
-mod ghash_pmull;
 
 use super::common::{CounterWidth, Kernels, RoundKeys};
 use crate::cpu::Backend;
 
-/// GHASH on PMULL, for every GCM of the crate through [`crate::aes::ghash::Ghash`],
-/// whatever cipher it runs on.
-pub(super) use ghash_pmull::ghash as ghash_blocks;
-
-/// The powers of a GHASH key for the PMULL kernels, whatever the cipher's backend.
-pub(super) fn ghash_powers(_: Backend, h: &[u8; 16], out: &mut super::common::HashPowers) -> bool {
-    ghash_pmull::powers(h, out)
+/// The powers of a GHASH key on wider registers: none here; every key takes
+/// [`crate::ghash`]'s PMULL kernel.
+pub(super) fn ghash_powers(_: Backend, _: &[u8; 16], _: &mut super::common::HashPowers) -> bool {
+    false
 }
 
 /// The ARMv8 cryptography extension on 128-bit NEON registers.

@@ -1,5 +1,5 @@
-//! The x86-64 kernels of AES: AES-NI on xmm registers ([`aesni`], with carry-less GHASH in
-//! [`ghash_clmul`]) and VAES on ymm and zmm registers ([`vaes_ymm`], [`vaes_zmm`], whose
+//! The x86-64 kernels of AES: AES-NI on xmm registers ([`aesni`], with the carry-less GHASH
+//! of [`crate::ghash`]) and VAES on ymm and zmm registers ([`vaes_ymm`], [`vaes_zmm`], whose
 //! kernels are written once in [`vaes_blocks`], [`vaes_gcm`] and [`vaes_xts`]).
 //!
 //! [`kernels`] hands the front one table per backend. Every entry checks, with the kernel
@@ -10,7 +10,6 @@
 #![cfg_attr(not(feature = "alloc"), allow(dead_code))]
 
 mod aesni;
-mod ghash_clmul;
 #[cfg(feature = "alloc")]
 mod streams;
 mod vaes_blocks;
@@ -22,13 +21,9 @@ mod vaes_zmm;
 use super::common::{CounterWidth, Kernels, RoundKeys};
 use crate::cpu::Backend;
 
-/// GHASH on carry-less multiplication, for every GCM of the crate through
-/// [`crate::aes::ghash::Ghash`], whatever cipher it runs on.
-pub(super) use ghash_clmul::ghash as ghash_blocks;
-
-/// The powers of a GHASH key for the carry-less kernels, made on the registers of the
-/// cipher's backend: four powers per multiplication on zmm, two on ymm, one on xmm (for
-/// AES-NI and for the other ciphers' backends).
+/// The powers of a GHASH key made on the VAES backends' registers: four powers per
+/// multiplication on zmm, two on ymm; false for the other backends, whose keys take
+/// [`crate::ghash`]'s own kernel.
 pub(super) fn ghash_powers(
     backend: Backend,
     h: &[u8; 16],
@@ -37,7 +32,7 @@ pub(super) fn ghash_powers(
     match backend {
         Backend::Vaes512 => vaes_zmm::powers(h, out),
         Backend::Vaes256 => vaes_ymm::powers(h, out),
-        _ => ghash_clmul::powers(h, out),
+        _ => false,
     }
 }
 

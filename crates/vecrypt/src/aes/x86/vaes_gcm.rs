@@ -517,7 +517,7 @@ macro_rules! vaes_gcm {
             if !runs() {
                 return false;
             }
-            let mut key = crate::aes::ghash::polyval_key(h);
+            let mut key = crate::ghash::polyval_key(h);
             // SAFETY: runs() confirmed the features this kernel is compiled for.
             unsafe { powers_kernel(&key, out) };
             crate::wipe::array(&mut key);

@@ -30,9 +30,9 @@ use super::vaes_blocks::{REVERSE, vaes_blocks};
 use super::vaes_gcm::{POLY, vaes_gcm};
 use super::vaes_xts::vaes_xts;
 use crate::aes::common::{CounterWidth, RoundKeys};
-use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS};
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
+use crate::ghash::{KARATSUBA, MAX_BATCH, POWERS};
 
 type V = __m512i;
 const LANES: usize = 4;

@@ -8,12 +8,29 @@
 
 use core::arch::aarch64::*;
 
-use super::armv8::{load, store};
-use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
+use super::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
 use crate::cpu::{kernel, kernels};
 
+#[kernel(AES_ARMV8)]
+#[inline]
+fn load(bytes: &[u8], i: usize) -> uint8x16_t {
+    assert!(bytes.len() >= 16 * (i + 1));
+    // SAFETY: the assertion keeps the 16 bytes read inside `bytes`; vld1q_u8 needs no
+    // alignment beyond a byte.
+    unsafe { vld1q_u8(bytes.as_ptr().add(16 * i)) }
+}
+
+#[kernel(AES_ARMV8)]
+#[inline]
+fn store(bytes: &mut [u8], i: usize, v: uint8x16_t) {
+    assert!(bytes.len() >= 16 * (i + 1));
+    // SAFETY: the assertion keeps the 16 bytes written inside `bytes`; vst1q_u8 needs no
+    // alignment beyond a byte.
+    unsafe { vst1q_u8(bytes.as_mut_ptr().add(16 * i), v) }
+}
+
 /// The blocks folded into one reduction.
-pub(super) const BATCH: usize = 8;
+pub(crate) const BATCH: usize = 8;
 
 /// The upper half of the reduction constant x^128 + x^127 + x^126 + x^121 + 1, reflected.
 const POLY_HIGH: u64 = 0xc200_0000_0000_0000;
@@ -28,7 +45,7 @@ fn clmul(a: u64, b: u64) -> uint64x2_t {
 /// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn mul_parts(a: uint64x2_t, b: uint64x2_t) -> [uint64x2_t; 3] {
+pub(crate) fn mul_parts(a: uint64x2_t, b: uint64x2_t) -> [uint64x2_t; 3] {
     let (a0, a1) = (vgetq_lane_u64::<0>(a), vgetq_lane_u64::<1>(a));
     let (b0, b1) = (vgetq_lane_u64::<0>(b), vgetq_lane_u64::<1>(b));
     [
@@ -43,7 +60,7 @@ pub(super) fn mul_parts(a: uint64x2_t, b: uint64x2_t) -> [uint64x2_t; 3] {
 /// 64 bits at a time with one multiplication each.
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn reduce(parts: [uint64x2_t; 3]) -> uint64x2_t {
+pub(crate) fn reduce(parts: [uint64x2_t; 3]) -> uint64x2_t {
     let [lo, mid, hi] = parts;
     let zero = vdupq_n_u64(0);
     let low = veorq_u64(lo, vextq_u64::<1>(zero, mid));
@@ -67,7 +84,7 @@ fn xor3(acc: &mut [uint64x2_t; 3], parts: [uint64x2_t; 3]) {
 /// field's.
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn reversed(v: uint8x16_t) -> uint64x2_t {
+pub(crate) fn reversed(v: uint8x16_t) -> uint64x2_t {
     let r = vrev64q_u8(v);
     vreinterpretq_u64_u8(vextq_u8::<8>(r, r))
 }
@@ -75,14 +92,14 @@ pub(super) fn reversed(v: uint8x16_t) -> uint64x2_t {
 /// The inverse of [`reversed`].
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn unreversed(v: uint64x2_t) -> uint8x16_t {
+pub(crate) fn unreversed(v: uint64x2_t) -> uint8x16_t {
     let r = vrev64q_u8(vreinterpretq_u8_u64(v));
     vextq_u8::<8>(r, r)
 }
 
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn load64(bytes: &[u8]) -> uint64x2_t {
+pub(crate) fn load64(bytes: &[u8]) -> uint64x2_t {
     vreinterpretq_u64_u8(load(bytes, 0))
 }
 
@@ -112,7 +129,7 @@ fn powers_kernel(key: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
 /// H^8 .. H^1.
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn absorb_batch(
+pub(crate) fn absorb_batch(
     s: uint64x2_t,
     data: &[uint8x16_t; BATCH],
     p: &[uint64x2_t; BATCH],
@@ -132,7 +149,7 @@ pub(super) fn absorb_batch(
 /// H^8 .. H^1, for [`absorb_batch`], out of the table of [`powers`].
 #[kernel(AES_ARMV8)]
 #[inline]
-pub(super) fn batch_powers(powers: &[[u8; 16]; POWERS]) -> [uint64x2_t; BATCH] {
+pub(crate) fn batch_powers(powers: &[[u8; 16]; POWERS]) -> [uint64x2_t; BATCH] {
     core::array::from_fn(|i| load64(&powers[MAX_BATCH - BATCH + i]))
 }
 
@@ -157,7 +174,7 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 /// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
 /// and their Karatsuba keys from block [`KARATSUBA`] on (the rest stays as it is) for the
 /// GHASH kernels; false, writing nothing, when this CPU cannot run them.
-pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
+pub(crate) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
     if !kernels::AES_ARMV8.runs() {
         return false;
     }
@@ -170,7 +187,7 @@ pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of
 /// [`powers`].
-pub(in crate::aes) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
+pub(crate) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
     if !kernels::AES_ARMV8.runs() {
         return false;
     }

@@ -4,9 +4,31 @@
 
 use core::arch::x86_64::*;
 
-use super::aesni::{load, reverse_mask, store};
-use crate::aes::ghash::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
+use super::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
 use crate::cpu::{kernel, kernels};
+
+#[kernel(AES_NI)]
+#[inline]
+fn load(bytes: &[u8], i: usize) -> __m128i {
+    assert!(bytes.len() >= 16 * (i + 1));
+    // SAFETY: the assertion keeps the 16 bytes read inside `bytes`; loadu needs no alignment.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) }
+}
+
+#[kernel(AES_NI)]
+#[inline]
+fn store(bytes: &mut [u8], i: usize, v: __m128i) {
+    assert!(bytes.len() >= 16 * (i + 1));
+    // SAFETY: the assertion keeps the 16 bytes written inside `bytes`; storeu needs no alignment.
+    unsafe { _mm_storeu_si128(bytes.as_mut_ptr().add(16 * i).cast(), v) }
+}
+
+/// Byte reversal of a block: GCM's byte order to the carry-less domain's and back.
+#[kernel(AES_NI)]
+#[inline]
+fn reverse_mask() -> __m128i {
+    _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+}
 
 /// The three partial carry-less products of `a * b`: low, middle (both cross terms) and high.
 #[kernel(AES_NI)]
@@ -99,7 +121,7 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 /// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
 /// and their Karatsuba keys from block [`KARATSUBA`] on (the rest stays as it is) for the
 /// GHASH kernels; false, writing nothing, when this CPU cannot run them.
-pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
+pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
     if !kernels::AES_NI.runs() {
         return false;
     }
@@ -112,7 +134,7 @@ pub(in crate::aes) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of
 /// [`powers`].
-pub(in crate::aes) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
+pub(super) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
     if !kernels::AES_NI.runs() {
         return false;
     }
