@@ -44,3 +44,89 @@ pub fn rows(budget: Budget, filters: &[String]) -> Vec<SpeedRow> {
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// One short sample per row: the labels are under test, not the figures.
+    const TINY: Budget = Budget {
+        sample: Duration::from_micros(100),
+        samples: 1,
+    };
+
+    /// Whether a row of `algorithm` by an implementation starting with `who` does
+    /// `operation`, with a positive time.
+    fn has(rows: &[SpeedRow], algorithm: &str, who: &str, operation: &str) -> bool {
+        rows.iter().any(|r| {
+            r.algorithm == algorithm
+                && r.implementation.starts_with(who)
+                && r.operation == operation
+                && r.ns_per_call > 0.0
+        })
+    }
+
+    #[test]
+    fn every_group_keeps_its_operations() {
+        let rows = rows(TINY, &[]);
+        let expected = [
+            ("aes-128", "aes crate", "ecb-encrypt"),
+            ("aes-128", "aes+ctr crates", "ctr"),
+            ("aes-128", "vecrypt/", "ecb-decrypt"),
+            ("aes-128", "vecrypt/", "cbc-encrypt"),
+            ("aes-128", "vecrypt/", "cbc-decrypt"),
+            ("aes-128", "vecrypt/", "cbc-encrypt x8"),
+            ("aes-128", "vecrypt/", "cfb-encrypt"),
+            ("aes-128", "vecrypt/", "cfb-decrypt"),
+            ("aes-128", "vecrypt/", "ofb"),
+            ("aes-128", "cmac crate", "cmac"),
+            ("aes-128", "vecrypt/", "cmac"),
+            ("aes-128", "vecrypt/", "xts-encrypt"),
+            ("aes-256", "vecrypt/", "xts-encrypt"),
+            ("aes-192", "vecrypt/", "ctr"),
+            ("aes-128-gcm", "aes-gcm crate", "seal"),
+            ("aes-128-gcm", "aes-gcm crate", "key-setup"),
+            ("aes-192-gcm", "vecrypt/", "key-setup"),
+            ("aes-256-gcm", "vecrypt/", "open"),
+            ("aigis-enc-1/shake", "pqcrypto-mlkem", "keygen"),
+            ("aigis-enc-2/sm3", "libcrux-ml-kem", "encaps"),
+            ("aigis-enc-4/sm3", "vecrypt/", "decaps"),
+            ("ublock-128-128", "vecrypt/", "ecb-encrypt"),
+            ("ublock-128-256", "vecrypt/", "cbc-encrypt x4 keys"),
+            ("ublock-256-256", "vecrypt/", "cbc-encrypt x32 keys"),
+            ("ublock-256-256", "vecrypt/", "key+1-block"),
+            ("ublock-128-128", "vecrypt/", "key-setup"),
+            ("kuznyechik", "kuznyechik crate", "ecb-decrypt"),
+            ("kuznyechik", "kuznyechik + ctr crates", "ctr"),
+            ("kuznyechik", "vecrypt + ctr crate", "ctr"),
+            ("kuznyechik", "vecrypt/", "mgm-seal"),
+            ("kuznyechik", "vecrypt/", "mgm-open"),
+            ("kuznyechik", "vecrypt/", "ctr-acpkm N=4096"),
+            ("kuznyechik", "vecrypt/", "ofb z=2"),
+            ("kuznyechik", "vecrypt/", "cbc-encrypt z=2"),
+            ("kuznyechik", "vecrypt/", "cbc-decrypt z=2"),
+            ("kuznyechik", "vecrypt/", "cfb z=2"),
+            ("kuznyechik", "vecrypt/", "omac"),
+        ];
+        for (algorithm, who, operation) in expected {
+            assert!(
+                has(&rows, algorithm, who, operation),
+                "no {algorithm} {who} {operation}"
+            );
+        }
+        // The T-table AES backend is compared, by that name.
+        assert!(rows.iter().any(|r| r.implementation.ends_with("(T-table)")));
+        #[cfg(feature = "openssl")]
+        assert!(has(&rows, "aes-128-gcm", "openssl ", "seal"));
+    }
+
+    #[test]
+    fn filters_pick_groups_by_name() {
+        let rows = rows(TINY, &["kuz".to_string()]);
+        assert!(!rows.is_empty());
+        assert!(rows.iter().all(|r| r.algorithm == "kuznyechik"));
+        assert!(super::rows(TINY, &["none".to_string()]).is_empty());
+    }
+}
