@@ -28,10 +28,14 @@ pub use vecrypt_kernel_table::kernel;
 
 mod features;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod tuning;
+#[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(crate) mod x86;
 
 pub use features::{ARCH, Features, Kernel, features, kernels};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use tuning::tuning;
 
 /// An implementation strategy. Not every algorithm has every backend.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -12,8 +12,8 @@
 //! prints how close the kernel comes to that bound on the CPU it runs on.
 //!
 //! GCM picks its kernel by length, here and only here ([`gcm_message`]): messages of at most
-//! [`GCM_SHORT_TEXT`] bytes on cores with two 512-bit AES units, [`GCM_SHORT_TEXT_ONE_UNIT`]
-//! on cores with one (with at most one register of associated data), take
+//! [`short_text_limit`] bytes (by core class, from `crate::cpu::tuning`; with at most one
+//! register of associated data) take
 //! [`gcm_short_kernel`] with four, eight or twelve registers of counters, the fewest that
 //! cover the text; longer ones [`gcm_message_kernel`], the one-pass loop of `vaes_gcm` with
 //! the associated data, the tail, the length block and the tag mask inside the same call.
@@ -318,53 +318,26 @@ fn xts_step<const BYTE_SHIFT: bool>(v: V) -> V {
 /// Whether this core's XTS loop steps its tweaks with the byte-shift form of [`xts_step`]:
 /// everywhere but on cores with two 512-bit AES units, where the 64-bit shift is faster.
 fn xts_byte_shift() -> bool {
-    #[cfg(test)]
-    {
-        match tests::FORCED_XTS_FORM.load(core::sync::atomic::Ordering::Relaxed) {
-            1 => return false,
-            2 => return true,
-            _ => {}
-        }
-    }
-    !two_zmm_aes_units()
+    crate::cpu::tuning().aes_xts_zmm_byte_shift
 }
 
 vaes_blocks!(AES_VAES512);
 vaes_gcm!(AES_VAES512, zmm_reg);
 vaes_xts!(AES_VAES512);
 
-/// Longest text [`gcm_short_kernel`] takes, in bytes, on a core with two 512-bit AES units:
-/// up to here one call that encrypts every counter block and the tag mask at once and
-/// hashes the message with one reduction beats [`gcm_message_kernel`] (the measurements
-/// are in `docs/perf/aes.md`).
-const GCM_SHORT_TEXT: usize = 768;
-/// The same limit on a core with one 512-bit AES unit, where the short kernel's twelve
-/// registers of AES rounds (texts of 513 to 768 bytes) queue on it and lose to
-/// [`gcm_message_kernel`] (see `docs/perf/aes.md`).
-const GCM_SHORT_TEXT_ONE_UNIT: usize = 4 * 2 * BYTES;
-
-/// Whether the core issues two 512-bit AES rounds a cycle: AMD from family 0x1A on. The
-/// other cores with VAES issue one.
-fn two_zmm_aes_units() -> bool {
-    crate::cpu::x86::zen5_class()
-}
-
-/// Longest text [`gcm_short_kernel`] takes on this core; tests may lower or raise it to
-/// run every kernel on any CPU.
+/// Longest text [`gcm_short_kernel`] takes on this core: up to there one call that
+/// encrypts every counter block and the tag mask at once and hashes the message with one
+/// reduction beats [`gcm_message_kernel`]. Fewer bytes where the core has one 512-bit AES
+/// unit, on which the short kernel's twelve registers of AES rounds queue.
 fn short_text_limit() -> usize {
-    #[cfg(test)]
-    {
-        let forced = tests::FORCED_SHORT_LIMIT.load(core::sync::atomic::Ordering::Relaxed);
-        if forced != usize::MAX {
-            return forced;
-        }
-    }
-    if two_zmm_aes_units() {
-        GCM_SHORT_TEXT
-    } else {
-        GCM_SHORT_TEXT_ONE_UNIT
-    }
+    crate::cpu::tuning()
+        .aes_gcm_zmm_short_text
+        .min(GCM_SHORT_TEXT_MAX)
 }
+
+/// Most text [`gcm_short_kernel`] can take: twelve registers.
+const GCM_SHORT_TEXT_MAX: usize = 12 * BYTES;
+
 /// Longest associated data [`gcm_short_kernel`] takes, in bytes: one register.
 const GCM_SHORT_AAD: usize = BYTES;
 
@@ -437,7 +410,7 @@ fn tag_of(
 }
 
 /// GCM of a whole message of at most `REGS` registers of text (at most
-/// [`GCM_SHORT_TEXT`] bytes) with at most [`GCM_SHORT_AAD`] bytes of associated data,
+/// [`GCM_SHORT_TEXT_MAX`] bytes) with at most [`GCM_SHORT_AAD`] bytes of associated data,
 /// returning the full tag. Every counter block of the `REGS` registers (whatever the
 /// length within them: the rounds are latency-bound here, so the unused lanes cost no time)
 /// and the tag mask E(J0) go through AES together; the associated data, the text and the
@@ -452,9 +425,9 @@ fn gcm_short_kernel<const NR: usize, const DECRYPT: bool, const REGS: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     const {
-        assert!(REGS * BYTES <= GCM_SHORT_TEXT);
+        assert!(REGS * BYTES <= GCM_SHORT_TEXT_MAX);
         // Associated data, text and the length block within the powers of H.
-        assert!((GCM_SHORT_AAD + GCM_SHORT_TEXT) / 16 < MAX_BATCH);
+        assert!((GCM_SHORT_AAD + GCM_SHORT_TEXT_MAX) / 16 < MAX_BATCH);
     };
     let k = round_keys(keys);
     let rev = bcast(&core::hint::black_box(REVERSE));
@@ -620,17 +593,10 @@ fn whole_message<const DECRYPT: bool>(
 
 #[cfg(test)]
 mod tests {
-    use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-
-    use super::{GCM_SHORT_TEXT, GCM_SHORT_TEXT_ONE_UNIT, runs};
+    use super::runs;
     use crate::Backend;
     use crate::aes::{AesGcm, AesXts, K128, K256, KeySize};
-
-    /// The short kernel's limit for the tests, `usize::MAX` for the core's own.
-    pub(super) static FORCED_SHORT_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
-    /// The XTS tweak step's form for the tests: 0 the core's own, 1 the 64-bit shift, 2 the
-    /// byte shift.
-    pub(super) static FORCED_XTS_FORM: AtomicU8 = AtomicU8::new(0);
+    use crate::cpu::tuning::{ONE_ZMM_AES_UNIT, TWO_ZMM_AES_UNITS, Tuning, forced};
 
     fn xts_agree<K: KeySize>(key: &[u8]) {
         let soft = AesXts::<K>::with_backend(key, Backend::Soft).unwrap();
@@ -658,13 +624,17 @@ mod tests {
         if !runs() {
             return;
         }
-        for form in [1, 2] {
-            FORCED_XTS_FORM.store(form, Ordering::Relaxed);
-            let key: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0x5c).collect();
-            xts_agree::<K128>(&key[..32]);
-            xts_agree::<K256>(&key);
+        for byte_shift in [false, true] {
+            let t = Tuning {
+                aes_xts_zmm_byte_shift: byte_shift,
+                ..ONE_ZMM_AES_UNIT
+            };
+            forced(t, || {
+                let key: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0x5c).collect();
+                xts_agree::<K128>(&key[..32]);
+                xts_agree::<K256>(&key);
+            });
         }
-        FORCED_XTS_FORM.store(0, Ordering::Relaxed);
     }
 
     fn agree<K: KeySize>(key: &[u8]) {
@@ -704,11 +674,15 @@ mod tests {
         if !runs() {
             return;
         }
-        for limit in [0, GCM_SHORT_TEXT_ONE_UNIT, GCM_SHORT_TEXT] {
-            FORCED_SHORT_LIMIT.store(limit, Ordering::Relaxed);
-            agree::<K128>(&[0x11; 16]);
-            agree::<K256>(&[0x22; 32]);
+        let none = Tuning {
+            aes_gcm_zmm_short_text: 0,
+            ..ONE_ZMM_AES_UNIT
+        };
+        for t in [none, ONE_ZMM_AES_UNIT, TWO_ZMM_AES_UNITS] {
+            forced(t, || {
+                agree::<K128>(&[0x11; 16]);
+                agree::<K256>(&[0x22; 32]);
+            });
         }
-        FORCED_SHORT_LIMIT.store(usize::MAX, Ordering::Relaxed);
     }
 }

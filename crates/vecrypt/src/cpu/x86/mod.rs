@@ -21,9 +21,9 @@ pub(crate) use pin_registers;
 
 /// Whether the core is AMD family 0x1A or later: four 512-bit vector pipes, two of them
 /// with AES units, where the other cores with AVX-512 issue 512-bit work on two pipes, AES
-/// on one (the models of each class are listed in `docs/perf/aes.md`). Kernels whose best choice
-/// differs between the two (how many blocks a path is worth, which instructions to use)
-/// ask this. CPUID is read once and the answer kept (in a virtual machine each CPUID traps
+/// on one (the models of each class are listed in `docs/perf/aes.md`). The kernels' choices
+/// that differ between the two (how many blocks a path is worth, which instructions to use)
+/// are made from this in `crate::cpu::tuning`. CPUID is read once and the answer kept (in a virtual machine each CPUID traps
 /// to the host).
 pub(crate) fn zen5_class() -> bool {
     use core::arch::x86_64::__cpuid;

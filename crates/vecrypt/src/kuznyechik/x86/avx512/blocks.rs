@@ -7,23 +7,11 @@ use super::chain::substitute;
 use super::tables::{FROM_PHI, TO_PHI, xor};
 use crate::kuznyechik::RoundKeys;
 
-/// Below this many blocks a call takes the per-block path on a core with two 512-bit AES
-/// units (`crate::cpu::x86::zen5_class`), where that path costs about a twentieth of a
-/// padded batch per block.
-const SMALL_LIMIT_ZEN5: usize = 21;
-/// The same limit on the other cores with AVX-512, where a padded batch costs more: from 29
-/// blocks on the per-block path would no longer be faster (the figures of both limits are in
-/// `docs/perf/kuznyechik.md`).
-const SMALL_LIMIT_INTEL: usize = 29;
-
-/// Below this many blocks a call takes the per-block path on this core.
+/// Below this many blocks a call takes the per-block path on this core (more blocks on
+/// cores where a padded batch costs more; see `crate::cpu::tuning`).
 #[inline]
 pub(super) fn small_limit() -> usize {
-    if crate::cpu::x86::zen5_class() {
-        SMALL_LIMIT_ZEN5
-    } else {
-        SMALL_LIMIT_INTEL
-    }
+    crate::cpu::tuning().kuznyechik_zmm_small_blocks
 }
 
 /// The constants of the per-block path for one direction, and the round keys through φ,
