@@ -517,6 +517,44 @@ pub(crate) unsafe extern "C" fn decrypt_init(
     unsafe { init_common(vctx, false, key, keylen, iv, ivlen, params) }
 }
 
+/// Copies the input to OpenSSL's output buffer (unless they are the same), runs `f` over it
+/// there and reports as many bytes out as came in: the stream modes and the AEADs, whose
+/// output is as long as their input.
+///
+/// # Safety
+/// `input` points to `inl` readable bytes and `out` to `outsize` writable ones (they may
+/// overlap); `outl` is null or writable; no reference to the input is used afterwards.
+unsafe fn in_place(
+    out: *mut u8,
+    outl: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inl: usize,
+    f: impl FnOnce(&mut [u8]) -> bool,
+) -> c_int {
+    if inl > outsize || (inl > 0 && out.is_null()) {
+        return 0;
+    }
+    let buf: &mut [u8] = if inl == 0 {
+        &mut []
+    } else {
+        if !core::ptr::eq(out, input) {
+            // SAFETY: both hold `inl` bytes; `copy` allows overlap.
+            unsafe { core::ptr::copy(input, out, inl) };
+        }
+        // SAFETY: `out` holds `inl` writable bytes and nothing else refers to them now.
+        unsafe { core::slice::from_raw_parts_mut(out, inl) }
+    };
+    if !f(buf) {
+        return 0;
+    }
+    if !outl.is_null() {
+        // SAFETY: writable by the contract above.
+        unsafe { *outl = inl };
+    }
+    1
+}
+
 /// Writes `data` to `out` if it fits in `outsize`.
 ///
 /// # Safety
@@ -568,27 +606,8 @@ pub(crate) unsafe extern "C" fn update(
                 }
                 return c_int::from(aead.add_aad(inp));
             }
-            if inl > outsize {
-                return 0;
-            }
-            let buf: &mut [u8] = if inl == 0 {
-                &mut []
-            } else {
-                if !core::ptr::eq(out, input) {
-                    // SAFETY: both hold `inl` bytes; `copy` allows overlap.
-                    unsafe { core::ptr::copy(input, out, inl) };
-                }
-                // SAFETY: `out` holds `inl` writable bytes; `inp` is not used again.
-                unsafe { core::slice::from_raw_parts_mut(out, inl) }
-            };
-            if !aead.update(buf) {
-                return 0;
-            }
-            if !outl.is_null() {
-                // SAFETY: writable.
-                unsafe { *outl = inl };
-            }
-            return 1;
+            // SAFETY: OpenSSL's buffers as `update` received them; `inp` is not used again.
+            return unsafe { in_place(out, outl, outsize, input, inl, |b| aead.update(b)) };
         }
         match ctx.alg.kind {
             Kind::Ecb | Kind::Cbc => {
@@ -614,29 +633,8 @@ pub(crate) unsafe extern "C" fn update(
                 // SAFETY: OpenSSL's output buffer of `outsize` bytes.
                 c_int::from(unsafe { emit(out, outl, outsize, &o) })
             }
-            _ => {
-                if inl > outsize || (inl > 0 && out.is_null()) {
-                    return 0;
-                }
-                let buf: &mut [u8] = if inl == 0 {
-                    &mut []
-                } else {
-                    if !core::ptr::eq(out, input) {
-                        // SAFETY: both hold `inl` bytes; `copy` allows overlap.
-                        unsafe { core::ptr::copy(input, out, inl) };
-                    }
-                    // SAFETY: `out` holds `inl` writable bytes; `inp` is not used again.
-                    unsafe { core::slice::from_raw_parts_mut(out, inl) }
-                };
-                if !ctx.stream(buf) {
-                    return 0;
-                }
-                if !outl.is_null() {
-                    // SAFETY: writable.
-                    unsafe { *outl = inl };
-                }
-                1
-            }
+            // SAFETY: OpenSSL's buffers as `update` received them; `inp` is not used again.
+            _ => unsafe { in_place(out, outl, outsize, input, inl, |b| ctx.stream(b)) },
         }
     })
 }
