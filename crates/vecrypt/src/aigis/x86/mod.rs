@@ -1,7 +1,7 @@
 //! The x86-64 kernels of Aigis-enc and the choice among them.
 //!
 //! - `avx2/`: the NTT, products, noise, compression and lane sampling on 256-bit
-//!   registers (`ntt.rs`, `noise.rs`, `compression.rs`, `lanes.rs`), and the entry points
+//!   registers (`ntt.rs`, `cbd.rs`, `compress.rs`, `lanes.rs`), and the entry points
 //!   of the AVX2 backend in its `mod.rs` (the whole KEM and the compact one);
 //! - `avx512.rs`, `avx512_ntt.rs`: the AVX-512 backend's NTT and products on 512-bit
 //!   registers, VBMI and VBMI2 parsing and unpacking, over the AVX2 code for the rest;

@@ -6,10 +6,10 @@
 //! a lane-swapped copy are blended into "a" and "b" operands, so one Montgomery product
 //! serves both halves of every butterfly; the twiddles come from per-lane tables.
 //!
-//! One file per stage: `ntt.rs`, `noise.rs`, `compression.rs`, `lanes.rs` (matrix and noise
-//! sampling over Keccak and SM3 lanes); this file holds the backend and its entry points.
-//! Every function is compiled for AVX2 and only reached from those entry points, after the
-//! CPU check.
+//! One file per stage, named as in the portable and AArch64 code: `ntt.rs`, `cbd.rs`,
+//! `compress.rs`, `lanes.rs` (matrix and noise sampling over Keccak and SM3 lanes); this
+//! file holds the backend and its entry points. Every function is compiled for AVX2 and only
+//! reached from those entry points, after the CPU check.
 
 use core::arch::x86_64::*;
 
@@ -28,14 +28,14 @@ use super::soft::Soft;
 use super::{compact, kem};
 use crate::cpu::{kernel, kernels};
 
-mod compression;
+mod cbd;
+mod compress;
 mod lanes;
-mod noise;
 mod ntt;
 
-pub(crate) use compression::*;
+pub(crate) use cbd::*;
+pub(crate) use compress::*;
 pub(crate) use lanes::*;
-pub(crate) use noise::*;
 pub(crate) use ntt::*;
 
 /// The AVX2 backend. A value is the proof that the CPU runs it: the only way to make one is
