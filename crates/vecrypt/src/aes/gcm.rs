@@ -273,21 +273,11 @@ impl<K: KeySize, N, T> crate::modes::stream::StreamCore for AesGcm<K, N, T> {
     const MIN_TAG: usize = 12;
 
     fn start_inner(&self, nonce: &[u8]) -> Result<crate::modes::stream::Inner, Error> {
-        let j0 = self.hash.pre_counter(nonce)?;
-        Ok(crate::modes::stream::Inner::Gcm {
-            low: u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]),
-            j0,
-            public: nonce.len() == 12,
-            acc: [0; 16],
-        })
+        crate::modes::stream::gcm_start(&self.hash, nonce)
     }
 
     fn aad_blocks(&self, s: &mut crate::modes::stream::Inner, data: &[u8]) -> Result<(), Error> {
-        let crate::modes::stream::Inner::Gcm { acc, .. } = s else {
-            return Err(Error::InvalidParameter);
-        };
-        self.hash.update(acc, data);
-        Ok(())
+        crate::modes::stream::gcm_absorb(&self.hash, s, data)
     }
 
     fn mac_block(
@@ -332,16 +322,7 @@ impl<K: KeySize, N, T> crate::modes::stream::StreamCore for AesGcm<K, N, T> {
         aad: u64,
         text: u64,
     ) -> Result<[u8; 16], Error> {
-        let crate::modes::stream::Inner::Gcm { j0, acc, .. } = s else {
-            return Err(Error::InvalidParameter);
-        };
-        self.hash.update_lengths(acc, aad, text);
-        let mut mask = *j0;
-        self.cipher.ecb_encrypt(&mut mask);
-        let mut tag = *acc;
-        xor_in_place(&mut tag, &mask);
-        crate::wipe::array(&mut mask);
-        Ok(tag)
+        crate::modes::stream::gcm_tag(&self.hash, s, aad, text, |b| self.cipher.ecb_encrypt(b))
     }
 }
 

@@ -328,21 +328,11 @@ impl<C: GcmCipher, N, T> super::stream::StreamCore for Gcm<C, N, T> {
     const MIN_TAG: usize = 12;
 
     fn start_inner(&self, nonce: &[u8]) -> Result<super::stream::Inner, Error> {
-        let j0 = self.hash.pre_counter(nonce)?;
-        Ok(super::stream::Inner::Gcm {
-            low: u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]),
-            j0,
-            public: nonce.len() == 12,
-            acc: [0; 16],
-        })
+        super::stream::gcm_start(&self.hash, nonce)
     }
 
     fn aad_blocks(&self, s: &mut super::stream::Inner, data: &[u8]) -> Result<(), Error> {
-        let super::stream::Inner::Gcm { acc, .. } = s else {
-            return Err(Error::InvalidParameter);
-        };
-        self.hash.update(acc, data);
-        Ok(())
+        super::stream::gcm_absorb(&self.hash, s, data)
     }
 
     fn mac_block(&self, s: &mut super::stream::Inner, block: &[u8; 16]) -> Result<(), Error> {
@@ -386,16 +376,7 @@ impl<C: GcmCipher, N, T> super::stream::StreamCore for Gcm<C, N, T> {
     }
 
     fn tag(&self, s: &mut super::stream::Inner, aad: u64, text: u64) -> Result<[u8; 16], Error> {
-        let super::stream::Inner::Gcm { j0, acc, .. } = s else {
-            return Err(Error::InvalidParameter);
-        };
-        self.hash.update_lengths(acc, aad, text);
-        let mut mask = *j0;
-        self.cipher.kernel_encrypt(&mut mask);
-        let mut tag = *acc;
-        xor_in_place(&mut tag, &mask);
-        crate::wipe::array(&mut mask);
-        Ok(tag)
+        super::stream::gcm_tag(&self.hash, s, aad, text, |b| self.cipher.kernel_encrypt(b))
     }
 }
 

@@ -253,3 +253,49 @@ impl AeadStream {
         }
     }
 }
+
+/// GCM's state at the start of a message: the pre-counter block of `nonce`.
+pub(crate) fn gcm_start(hash: &crate::ghash::Ghash, nonce: &[u8]) -> Result<Inner, Error> {
+    let j0 = hash.pre_counter(nonce)?;
+    Ok(Inner::Gcm {
+        low: u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]),
+        j0,
+        public: nonce.len() == 12,
+        acc: [0; 16],
+    })
+}
+
+/// GCM: hashes whole blocks of associated data or ciphertext.
+pub(crate) fn gcm_absorb(
+    hash: &crate::ghash::Ghash,
+    s: &mut Inner,
+    data: &[u8],
+) -> Result<(), Error> {
+    let Inner::Gcm { acc, .. } = s else {
+        return Err(Error::InvalidParameter);
+    };
+    hash.update(acc, data);
+    Ok(())
+}
+
+/// GCM's tag: the lengths block, then the hash masked with the encryption of J0.
+pub(crate) fn gcm_tag(
+    hash: &crate::ghash::Ghash,
+    s: &mut Inner,
+    aad: u64,
+    text: u64,
+    encrypt_block: impl FnOnce(&mut [u8; 16]),
+) -> Result<[u8; 16], Error> {
+    let Inner::Gcm { j0, acc, .. } = s else {
+        return Err(Error::InvalidParameter);
+    };
+    hash.update_lengths(acc, aad, text);
+    let mut mask = *j0;
+    encrypt_block(&mut mask);
+    let mut tag = *acc;
+    for (t, m) in tag.iter_mut().zip(mask) {
+        *t ^= m;
+    }
+    crate::wipe::array(&mut mask);
+    Ok(tag)
+}
