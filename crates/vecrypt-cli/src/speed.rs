@@ -129,7 +129,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let rows = measure(&plan, &wanted, &bar);
             bar.finish_and_clear();
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&rows)?);
+                println!("{}", vecrypt_speed::to_json(&rows)?);
             } else {
                 print_speed_table(&rows);
             }
