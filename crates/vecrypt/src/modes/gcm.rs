@@ -370,35 +370,22 @@ impl<C: GcmCipher, N, T> super::stream::StreamCore for Gcm<C, N, T> {
     }
 
     fn next_keystream(&self, s: &mut super::stream::Inner) -> Result<[u8; 16], Error> {
-        let mut block = [0u8; 16];
-        self.text_blocks_keystream_only(s, &mut block)?;
-        Ok(block)
-    }
-
-    fn tag(&self, s: &mut super::stream::Inner, aad: u64, text: u64) -> Result<[u8; 16], Error> {
-        super::stream::gcm_tag(&self.hash, s, aad, text, |b| self.cipher.kernel_encrypt(b))
-    }
-}
-
-#[cfg(feature = "release-unverified")]
-impl<C: GcmCipher, N, T> Gcm<C, N, T> {
-    /// One block of keystream into `block` (zeros in, keystream out), the counter moving past
-    /// it.
-    fn text_blocks_keystream_only(
-        &self,
-        s: &mut super::stream::Inner,
-        block: &mut [u8; 16],
-    ) -> Result<(), Error> {
         let super::stream::Inner::Gcm {
             j0, low, public, ..
         } = s
         else {
             return Err(Error::InvalidParameter);
         };
+        // Zeros in, the keystream of the next counter out; `low` moves past it.
+        let mut block = [0u8; 16];
         let mut next = low.wrapping_add(1);
-        self.keystream(j0, *public, &mut next, block);
+        self.keystream(j0, *public, &mut next, &mut block);
         *low = next.wrapping_sub(1);
-        Ok(())
+        Ok(block)
+    }
+
+    fn tag(&self, s: &mut super::stream::Inner, aad: u64, text: u64) -> Result<[u8; 16], Error> {
+        super::stream::gcm_tag(&self.hash, s, aad, text, |b| self.cipher.kernel_encrypt(b))
     }
 }
 
