@@ -225,3 +225,49 @@ fn misuse_is_an_error() {
     assert!(format!("{g:?}").contains("AeadStream"));
     assert!(!g.decrypts() && d.decrypts());
 }
+
+/// Many threads share one keyed AEAD, each running its own streams in random pieces, both
+/// ways, over more than every chunk and batch; a hang fails the test at its time limit.
+#[test]
+fn threads_share_one_key_with_a_stream_each() {
+    use std::sync::{Arc, mpsc};
+    use std::time::Duration;
+
+    for name in ["aes-128-gcm", "kuznyechik-mgm", "ublock-128-gcm"] {
+        let info = registry::aead(name).unwrap();
+        let key = Rng(7).bytes(info.key_len);
+        let a: Arc<dyn DynAead> = Arc::from((info.new)(&key, None).unwrap());
+        let (done, results) = mpsc::channel();
+        let threads = 8;
+        for t in 0..threads {
+            let (a, done, info) = (Arc::clone(&a), done.clone(), info);
+            std::thread::spawn(move || {
+                let mut rng = Rng(0x1000 + t as u64);
+                let nonce = nonce_for(&info, &mut rng, info.nonce_len);
+                let len = if info.name == "aes-128-gcm" {
+                    8 << 20
+                } else {
+                    1 << 20
+                };
+                let plain = rng.bytes(len + t);
+                let mut one_shot = plain.clone();
+                let tag = a.encrypt_detached(&nonce, b"ad", &mut one_shot).unwrap();
+                let text_cuts = cuts(&mut rng, plain.len(), 2);
+                let mut buf = plain.clone();
+                let got = stream_seal(&*a, &nonce, b"ad", &[2], &mut buf, &text_cuts);
+                let sealed = got == tag && buf == one_shot;
+                let opened = stream_open(&*a, &nonce, b"ad", &mut buf, &text_cuts, &tag).is_ok()
+                    && buf == plain;
+                done.send((t, sealed, opened)).unwrap();
+            });
+        }
+        drop(done);
+        for _ in 0..threads {
+            let (t, sealed, opened) = results
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|e| panic!("{name}: a thread did not finish in time: {e}"));
+            assert!(sealed, "{name}, thread {t}: stream encryption differs");
+            assert!(opened, "{name}, thread {t}: stream decryption failed");
+        }
+    }
+}
