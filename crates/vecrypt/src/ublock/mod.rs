@@ -8,12 +8,12 @@
 //!   of a key made for the paper's layout: two blocks per byte, four blocks and up to four
 //!   keys per step (`x86/paired.rs`, the AVX2 kernel of Gao Ying et al., J. NUDT 2024);
 //! - three 128-bit blocks or two 256-bit ones and more: bit-planes inside the nibble
-//!   (`bitslice.rs`) on 256-bit registers (`x86/planes_ymm.rs`, 256 bytes a batch, a short
+//!   (`planes.rs`) on 256-bit registers (`x86/planes_ymm.rs`, 256 bytes a batch, a short
 //!   last batch padded unless it would run slower than its blocks one at a time), and on
 //!   512-bit registers above 256 bytes (`x86/planes_zmm.rs`, 512 bytes a batch);
 //! - ECB, CTR and CBC decryption over 512 blocks or more on AVX-512 with VBMI and GFNI, and
-//!   over 256 blocks or more on AVX2: one register per state bit (`full_slice/`,
-//!   `transpose.rs`, `x86/sliced_*.rs`) for the whole batches, the rest by its own length;
+//!   over 256 blocks or more on AVX2: one register per state bit (`sliced/`,
+//!   `x86/sliced_*.rs`) for the whole batches, the rest by its own length;
 //! - several keys at once ([`crate::modes::MultiKey`]): CBC encryption of several streams
 //!   side by side, and ECB in both directions and CBC decryption of short streams that
 //!   together fill a batch, block slot `s` of each batch under key `s % n`, on the
@@ -21,7 +21,7 @@
 //!
 //! On AArch64 the `neon` backend has two kernels (`aarch64/`): the one nibble per byte
 //! layout with `TBL` for one to four blocks and CBC encryption, and the bit-planes of
-//! `bitslice.rs` on 128-bit registers from five blocks on and for several keys.
+//! `planes.rs` on 128-bit registers from five blocks on and for several keys.
 //!
 //! CBC encryption of one uBlock-256/256 stream on the AVX-512 backend keeps each half in one
 //! 256-bit register (`x86/wide_nibbles.rs`), which shortens its round to the chain.
@@ -52,25 +52,24 @@
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 #[allow(unsafe_code)]
 mod aarch64;
-// The generic bitsliced layouts, over any register type; the x86-64 and AArch64 kernels
-// build on them.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-mod bitslice;
 pub(crate) mod consts;
-#[cfg(target_arch = "x86_64")]
-mod full_slice;
 mod key_schedule;
 #[cfg(not(any(
     target_arch = "x86_64",
     all(target_arch = "aarch64", target_feature = "neon")
 )))]
 mod no_kernels;
-mod soft;
+// The two bitsliced layouts, generic over the register type, that the kernels build on:
+// bit-planes inside the nibble (x86-64 and AArch64), and one register per state bit with its
+// transposition (x86-64).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+mod planes;
 #[cfg(target_arch = "x86_64")]
-mod transpose;
+mod sliced;
+mod soft;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86;

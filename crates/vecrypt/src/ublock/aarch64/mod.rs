@@ -6,7 +6,7 @@
 //!   CBC decryption, which go through ECB) and CBC encryption, a chain; also the key
 //!   schedule, and a fresh key's first one-block encryption with the schedule stepped beside
 //!   the rounds, so that a new key per block costs little more than the block;
-//! - `planes.rs`: bit-planes inside the nibble ([`super::bitslice`]) on 128-bit registers,
+//! - `planes.rs`: bit-planes inside the nibble ([`super::planes`]) on 128-bit registers,
 //!   eight 128-bit or four 256-bit blocks per 128-byte batch; ECB, CTR and CBC decryption
 //!   from [`bulk_blocks`] blocks on, and several keys at once ([`crate::modes::MultiKey`]:
 //!   CBC encryption of streams side by side, ECB and CBC decryption of short streams that
@@ -30,10 +30,10 @@
 mod nibbles;
 mod planes;
 
-use super::{RoundKeys, StreamsMode, Ublock, Variant, bitslice};
+use super::planes::PlaneKeys;
+use super::{RoundKeys, StreamsMode, Ublock, Variant};
 use crate::cache::Cache;
 use crate::cpu::{Backend, kernels};
-use bitslice::PlaneKeys;
 use nibbles::NibbleKeys;
 
 /// Whether this CPU runs the kernels.
@@ -70,7 +70,7 @@ fn nibble_keys<V: Variant>(c: &Ublock<V>) -> &NibbleKeys {
 fn planes<V: Variant>(c: &Ublock<V>) -> &PlaneKeys {
     c.kernel_keys
         .planes
-        .get_or_init(|| bitslice::plane_keys::<V>(c.rk()))
+        .get_or_init(|| super::planes::plane_keys::<V>(c.rk()))
 }
 
 /// Fewest blocks the bitsliced kernel takes: where its padded batch costs less than the

@@ -7,7 +7,7 @@
 //! each 8-nibble word by `k` places, and PL/PR are nibble gathers: one `TBL` per register
 //! for 128-bit blocks, and for 256-bit blocks one two-register `TBL` (32-entry table) per
 //! output register, where SSSE3 needs two `pshufb` and an OR. Round keys are folded into the
-//! linear layer as in [`super::super::bitslice`] (`A_i`, `B_i`), so no key XOR sits on the
+//! linear layer as in [`super::super::planes`] (`A_i`, `B_i`), so no key XOR sits on the
 //! chain; they are kept in nibble form, made once per cipher.
 //!
 //! A round of a 128-bit block is 16 vector instructions (2 S-box `TBL`, 4 rotations of one
@@ -21,8 +21,8 @@
 
 use core::arch::aarch64::*;
 
-use super::super::bitslice;
 use super::super::consts::{PK1, RC, SBOX, SBOX_INV};
+use super::super::planes as generic;
 use super::super::{RoundKeys, Variant};
 use crate::cpu::kernel;
 
@@ -56,7 +56,7 @@ impl Drop for NibbleKeys {
 
 /// The nibble form of the folded round keys.
 pub(super) fn nibble_keys<V: Variant>(rk: &RoundKeys) -> NibbleKeys {
-    let f = bitslice::folded::<V>(rk);
+    let f = generic::folded::<V>(rk);
     let mut out = NibbleKeys([[0u8; 64]; 25]);
     for (row, nib) in f.0.iter().zip(out.0.iter_mut()).take(V::ROUNDS + 1) {
         for (byte, pair) in row[..V::BLOCK].iter().zip(nib.chunks_exact_mut(2)) {

@@ -1,10 +1,10 @@
 //! uBlock on NEON, bitsliced: the bit-planes-inside-the-nibble kernel of
-//! [`super::super::bitslice`] on 128-bit registers.
+//! [`super::super::planes`] on 128-bit registers.
 //!
 //! A batch is 128 bytes: eight 128-bit blocks or four 256-bit ones, eight registers (half,
 //! plane). `<<<32 4` and `<<<32 20` are `SHL` and `SRI` (shift right and insert), `<<<32 8`
 //! and PL/PR are one `TBL` each, the byte order of each word is one `REV32`. The S-box is
-//! the two-input formula of [`bitslice::Lanes`], whose AND-NOT is `BIC`.
+//! the two-input formula of [`generic::Lanes`], whose AND-NOT is `BIC`.
 //!
 //! Loading a batch: for 128-bit blocks, registers `0..4` and `4..8` (one block each) are
 //! transposed into planes per nibble (four blocks per plane register) and the 64-bit halves
@@ -14,7 +14,7 @@
 
 use core::arch::aarch64::*;
 
-use super::super::bitslice::{self, Lanes, PlaneKeys, State};
+use super::super::planes::{self as generic, Lanes, PlaneKeys, State};
 use super::super::{StreamsMode, Variant};
 use crate::cpu::kernel;
 
@@ -174,8 +174,8 @@ impl Lanes for Q {
         if V::BLOCK == 16 {
             let mut a = [Q(z[0]), Q(z[1]), Q(z[2]), Q(z[3])];
             let mut b = [Q(z[4]), Q(z[5]), Q(z[6]), Q(z[7])];
-            bitslice::transpose4(&mut a);
-            bitslice::transpose4(&mut b);
+            generic::transpose4(&mut a);
+            generic::transpose4(&mut b);
             let mut s = [a; 2];
             for j in 0..4 {
                 (s[0][j], s[1][j]) = zip64(a[j], b[j]);
@@ -184,8 +184,8 @@ impl Lanes for Q {
         } else {
             let mut a = [Q(z[0]), Q(z[2]), Q(z[4]), Q(z[6])];
             let mut b = [Q(z[1]), Q(z[3]), Q(z[5]), Q(z[7])];
-            bitslice::transpose4(&mut a);
-            bitslice::transpose4(&mut b);
+            generic::transpose4(&mut a);
+            generic::transpose4(&mut b);
             [a, b]
         }
     }
@@ -199,14 +199,14 @@ impl Lanes for Q {
             for j in 0..4 {
                 (a[j], b[j]) = zip64(s[0][j], s[1][j]);
             }
-            bitslice::transpose4(&mut a);
-            bitslice::transpose4(&mut b);
+            generic::transpose4(&mut a);
+            generic::transpose4(&mut b);
             [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
         } else {
             let mut a = s[0];
             let mut b = s[1];
-            bitslice::transpose4(&mut a);
-            bitslice::transpose4(&mut b);
+            generic::transpose4(&mut a);
+            generic::transpose4(&mut b);
             [a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]]
         };
         for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(16)) {
@@ -217,22 +217,22 @@ impl Lanes for Q {
 
 #[kernel(UBLOCK_NEON)]
 fn ecb_encrypt_kernel<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    bitslice::ecb_encrypt::<Q, V>(Neon::new(), keys, buf);
+    generic::ecb_encrypt::<Q, V>(Neon::new(), keys, buf);
 }
 
 #[kernel(UBLOCK_NEON)]
 fn ecb_decrypt_kernel<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-    bitslice::ecb_decrypt::<Q, V>(Neon::new(), keys, buf);
+    generic::ecb_decrypt::<Q, V>(Neon::new(), keys, buf);
 }
 
 #[kernel(UBLOCK_NEON)]
 fn ctr_kernel<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
-    bitslice::ctr::<Q, V>(Neon::new(), keys, counter, buf);
+    generic::ctr::<Q, V>(Neon::new(), keys, counter, buf);
 }
 
 #[kernel(UBLOCK_NEON)]
 fn cbc_decrypt_kernel<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
-    bitslice::cbc_decrypt::<Q, V>(Neon::new(), keys, iv, buf);
+    generic::cbc_decrypt::<Q, V>(Neon::new(), keys, iv, buf);
 }
 
 #[kernel(UBLOCK_NEON)]
@@ -243,8 +243,8 @@ fn cbc_encrypt_streams_kernel<V: Variant>(
 ) {
     let t = Neon::new();
     let mut planes = [[[Q::splat(t, 0); 4]; 2]; 25];
-    bitslice::slot_planes::<Q, V>(t, keys, &mut planes);
-    bitslice::cbc_encrypt_streams::<Q, V>(t, &planes, ivs, bufs);
+    generic::slot_planes::<Q, V>(t, keys, &mut planes);
+    generic::cbc_encrypt_streams::<Q, V>(t, &planes, ivs, bufs);
     // The planes are round keys.
     crate::wipe::set(&mut planes, [[[Q::splat(t, 0); 4]; 2]; 25]);
 }
@@ -258,8 +258,8 @@ fn streams_kernel<V: Variant>(
 ) {
     let t = Neon::new();
     let mut planes = [[[Q::splat(t, 0); 4]; 2]; 25];
-    bitslice::slot_planes::<Q, V>(t, keys, &mut planes);
-    bitslice::streams::<Q, V>(t, &planes, mode, ivs, bufs);
+    generic::slot_planes::<Q, V>(t, keys, &mut planes);
+    generic::streams::<Q, V>(t, &planes, mode, ivs, bufs);
     // The planes are round keys.
     crate::wipe::set(&mut planes, [[[Q::splat(t, 0); 4]; 2]; 25]);
 }

@@ -6,10 +6,10 @@
 //! - `wide_nibbles.rs`: the same with each half of a 256-bit block in one register;
 //! - `paired.rs`: two blocks per byte, four blocks and up to four keys per step (the AVX2
 //!   kernel of Gao Ying et al., J. NUDT 2024);
-//! - `planes_ymm.rs`, `planes_zmm.rs`: bit-planes inside the nibble ([`super::bitslice`]) on
+//! - `planes_ymm.rs`, `planes_zmm.rs`: bit-planes inside the nibble ([`super::planes`]) on
 //!   256- and 512-bit registers;
 //! - `sliced_ymm.rs`, `sliced_ymm_gfni.rs`, `sliced_zmm.rs`: one register per state bit
-//!   ([`super::full_slice`], [`super::transpose`]), with `sliced_entry.rs` their entry points.
+//!   ([`super::sliced`]), with `sliced_entry.rs` their entry points.
 //!
 //! Every function here returns `false` (or 0) when it did nothing, and the front then runs
 //! the portable code.
@@ -26,14 +26,15 @@ mod sliced_zmm;
 mod wide_nibbles;
 
 // The layout-independent code the kernels build on, under the names they use.
-use super::{RoundKeys, V256_256, Variant, bitslice, consts, full_slice, transpose};
+use super::{RoundKeys, V256_256, Variant, consts, planes, sliced};
+use sliced::transpose;
 
 use super::StreamsMode;
 use super::Ublock;
 use crate::cache::Cache;
 use crate::cpu::Backend;
-use bitslice::PlaneKeys;
-use full_slice::SliceKeys;
+use planes::PlaneKeys;
+use sliced::SliceKeys;
 
 /// The round keys in the forms of the bitsliced kernels, each made on its first use so that
 /// keying stays cheap for short messages; zeroized on drop.
@@ -56,16 +57,16 @@ impl Drop for KernelKeys {
     }
 }
 
-fn planes<V: Variant>(c: &Ublock<V>) -> &PlaneKeys {
+fn plane_keys<V: Variant>(c: &Ublock<V>) -> &PlaneKeys {
     c.kernel_keys
         .planes
-        .get_or_init(|| bitslice::plane_keys::<V>(c.rk()))
+        .get_or_init(|| planes::plane_keys::<V>(c.rk()))
 }
 
-fn slices<V: Variant>(c: &Ublock<V>) -> &SliceKeys {
+fn slice_keys<V: Variant>(c: &Ublock<V>) -> &SliceKeys {
     c.kernel_keys
         .slices
-        .get_or_init(|| full_slice::slice_keys::<V>(c.rk()))
+        .get_or_init(|| sliced::slice_keys::<V>(c.rk()))
 }
 
 /// Blocks from which a stream of several keys' calls runs on its own kernel rather than
@@ -162,15 +163,15 @@ pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> b
     let fresh = c.rk.get().is_none() && buf.len() == V::BLOCK;
     match (path(c, buf.len()), decrypt) {
         (Path::ZmmFull, _) => {
-            let done = sliced_zmm::ecb::<V>(slices(c), buf, decrypt);
+            let done = sliced_zmm::ecb::<V>(slice_keys(c), buf, decrypt);
             c.run_ecb(&mut buf[done..], decrypt);
             true
         }
         (Path::YmmFull, _) => {
             let done = if sliced_ymm_gfni::available() {
-                sliced_ymm_gfni::ecb::<V>(slices(c), buf, decrypt)
+                sliced_ymm_gfni::ecb::<V>(slice_keys(c), buf, decrypt)
             } else {
-                sliced_ymm::ecb::<V>(slices(c), buf, decrypt)
+                sliced_ymm::ecb::<V>(slice_keys(c), buf, decrypt)
             };
             c.run_ecb(&mut buf[done..], decrypt);
             true
@@ -181,10 +182,10 @@ pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> b
         (p @ (Path::Zmm | Path::Ymm), _) => {
             let (front, rest) = buf.split_at_mut(planes_front::<V>(p, buf.len()));
             let ran = match (p, decrypt) {
-                (Path::Zmm, false) => planes_zmm::ecb_encrypt::<V>(planes(c), front),
-                (Path::Zmm, true) => planes_zmm::ecb_decrypt::<V>(planes(c), front),
-                (_, false) => planes_ymm::ecb_encrypt::<V>(planes(c), front),
-                (_, true) => planes_ymm::ecb_decrypt::<V>(planes(c), front),
+                (Path::Zmm, false) => planes_zmm::ecb_encrypt::<V>(plane_keys(c), front),
+                (Path::Zmm, true) => planes_zmm::ecb_decrypt::<V>(plane_keys(c), front),
+                (_, false) => planes_ymm::ecb_encrypt::<V>(plane_keys(c), front),
+                (_, true) => planes_ymm::ecb_decrypt::<V>(plane_keys(c), front),
             };
             if ran {
                 c.run_ecb(rest, decrypt);
@@ -203,15 +204,15 @@ pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> b
 pub(super) fn ctr<V: Variant>(c: &Ublock<V>, counter: &mut [u8], buf: &mut [u8]) -> bool {
     match path(c, buf.len()) {
         Path::ZmmFull => {
-            let done = sliced_zmm::ctr::<V>(slices(c), counter, buf);
+            let done = sliced_zmm::ctr::<V>(slice_keys(c), counter, buf);
             c.run_ctr(counter, &mut buf[done..]);
             true
         }
         Path::YmmFull => {
             let done = if sliced_ymm_gfni::available() {
-                sliced_ymm_gfni::ctr::<V>(slices(c), counter, buf)
+                sliced_ymm_gfni::ctr::<V>(slice_keys(c), counter, buf)
             } else {
-                sliced_ymm::ctr::<V>(slices(c), counter, buf)
+                sliced_ymm::ctr::<V>(slice_keys(c), counter, buf)
             };
             c.run_ctr(counter, &mut buf[done..]);
             true
@@ -219,9 +220,9 @@ pub(super) fn ctr<V: Variant>(c: &Ublock<V>, counter: &mut [u8], buf: &mut [u8])
         p @ (Path::Zmm | Path::Ymm) => {
             let (front, rest) = buf.split_at_mut(planes_front::<V>(p, buf.len()));
             let ran = if p == Path::Zmm {
-                planes_zmm::ctr::<V>(planes(c), counter, front)
+                planes_zmm::ctr::<V>(plane_keys(c), counter, front)
             } else {
-                planes_ymm::ctr::<V>(planes(c), counter, front)
+                planes_ymm::ctr::<V>(plane_keys(c), counter, front)
             };
             if ran {
                 c.run_ctr(counter, rest);
@@ -249,15 +250,15 @@ pub(super) fn cbc_encrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u
 pub(super) fn cbc_decrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> bool {
     match path(c, buf.len()) {
         Path::ZmmFull => {
-            let done = sliced_zmm::cbc_decrypt::<V>(slices(c), iv, buf);
+            let done = sliced_zmm::cbc_decrypt::<V>(slice_keys(c), iv, buf);
             c.run_cbc_decrypt(iv, &mut buf[done..]);
             true
         }
         Path::YmmFull => {
             let done = if sliced_ymm_gfni::available() {
-                sliced_ymm_gfni::cbc_decrypt::<V>(slices(c), iv, buf)
+                sliced_ymm_gfni::cbc_decrypt::<V>(slice_keys(c), iv, buf)
             } else {
-                sliced_ymm::cbc_decrypt::<V>(slices(c), iv, buf)
+                sliced_ymm::cbc_decrypt::<V>(slice_keys(c), iv, buf)
             };
             c.run_cbc_decrypt(iv, &mut buf[done..]);
             true
@@ -265,9 +266,9 @@ pub(super) fn cbc_decrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u
         p @ (Path::Zmm | Path::Ymm) => {
             let (front, rest) = buf.split_at_mut(planes_front::<V>(p, buf.len()));
             let ran = if p == Path::Zmm {
-                planes_zmm::cbc_decrypt::<V>(planes(c), iv, front)
+                planes_zmm::cbc_decrypt::<V>(plane_keys(c), iv, front)
             } else {
-                planes_ymm::cbc_decrypt::<V>(planes(c), iv, front)
+                planes_ymm::cbc_decrypt::<V>(plane_keys(c), iv, front)
             };
             if ran {
                 c.run_cbc_decrypt(iv, rest);
@@ -332,9 +333,9 @@ pub(super) fn cbc_encrypt_streams<V: Variant>(
                 paired::cbc_encrypt_streams::<V>(&rks[..n], iv, b)
             }
             StreamsKernel::Zmm | StreamsKernel::Ymm => {
-                let mut pks = [planes(k[0]); MAX_STREAMS];
+                let mut pks = [plane_keys(k[0]); MAX_STREAMS];
                 for (slot, c) in pks.iter_mut().zip(k) {
-                    *slot = planes(c);
+                    *slot = plane_keys(c);
                 }
                 if matches!(kernel, StreamsKernel::Zmm) {
                     planes_zmm::cbc_encrypt_streams::<V>(&pks[..n], iv, b)
@@ -379,9 +380,9 @@ pub(super) fn streams<V: Variant>(
     let mut no_ivs: [&mut [u8]; 0] = [];
     let mut ivs_left: &mut [&mut [u8]] = if cbc { ivs } else { &mut no_ivs };
     for (k, b) in keys.chunks(width).zip(bufs.chunks_mut(width)) {
-        let mut pks = [planes(k[0]); MAX_STREAMS];
+        let mut pks = [plane_keys(k[0]); MAX_STREAMS];
         for (slot, c) in pks.iter_mut().zip(k) {
-            *slot = planes(c);
+            *slot = plane_keys(c);
         }
         let (iv, rest) = core::mem::take(&mut ivs_left).split_at_mut(if cbc { k.len() } else { 0 });
         ivs_left = rest;
@@ -402,11 +403,11 @@ pub(super) fn kernel_part<V: Variant>(
 ) -> usize {
     match c.backend {
         _ if c.paper_layout => 0,
-        Backend::Avx512 => sliced_zmm::ecb_part::<V>(slices(c), buf, part),
+        Backend::Avx512 => sliced_zmm::ecb_part::<V>(slice_keys(c), buf, part),
         Backend::Avx2 if sliced_ymm_gfni::available() => {
-            sliced_ymm_gfni::ecb_part::<V>(slices(c), buf, part)
+            sliced_ymm_gfni::ecb_part::<V>(slice_keys(c), buf, part)
         }
-        Backend::Avx2 => sliced_ymm::ecb_part::<V>(slices(c), buf, part),
+        Backend::Avx2 => sliced_ymm::ecb_part::<V>(slice_keys(c), buf, part),
         _ => 0,
     }
 }

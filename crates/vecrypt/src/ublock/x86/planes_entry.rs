@@ -1,6 +1,6 @@
 //! The entry points of the bit-plane kernel, the same for every register width: one
 //! `#[target_feature]` function per operation around the generic code of
-//! [`super::bitslice`], and a safe wrapper that checks the CPU first.
+//! [`super::planes`], and a safe wrapper that checks the CPU first.
 
 /// Defines `ecb_encrypt`, `ecb_decrypt`, `ctr`, `cbc_decrypt`, `streams`,
 /// `cbc_encrypt_streams` and `run_streams` for register type `$reg`, whose operations need the
@@ -10,22 +10,22 @@ macro_rules! planes_entry_points {
     ($kernel:ident, $reg:ident, $token:ident, $on:literal) => {
         #[kernel($kernel)]
         fn ecb_encrypt_kernel<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-            bitslice::ecb_encrypt::<$reg, V>($token::new(), keys, buf);
+            planes::ecb_encrypt::<$reg, V>($token::new(), keys, buf);
         }
 
         #[kernel($kernel)]
         fn ecb_decrypt_kernel<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) {
-            bitslice::ecb_decrypt::<$reg, V>($token::new(), keys, buf);
+            planes::ecb_decrypt::<$reg, V>($token::new(), keys, buf);
         }
 
         #[kernel($kernel)]
         fn ctr_kernel<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) {
-            bitslice::ctr::<$reg, V>($token::new(), keys, counter, buf);
+            planes::ctr::<$reg, V>($token::new(), keys, counter, buf);
         }
 
         #[kernel($kernel)]
         fn cbc_decrypt_kernel<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) {
-            bitslice::cbc_decrypt::<$reg, V>($token::new(), keys, iv, buf);
+            planes::cbc_decrypt::<$reg, V>($token::new(), keys, iv, buf);
         }
 
         #[kernel($kernel)]
@@ -36,8 +36,8 @@ macro_rules! planes_entry_points {
         ) {
             let t = $token::new();
             let mut planes = [[[$reg::splat(t, 0); 4]; 2]; 25];
-            bitslice::slot_planes::<$reg, V>(t, keys, &mut planes);
-            bitslice::cbc_encrypt_streams::<$reg, V>(t, &planes, ivs, bufs);
+            planes::slot_planes::<$reg, V>(t, keys, &mut planes);
+            planes::cbc_encrypt_streams::<$reg, V>(t, &planes, ivs, bufs);
             // The planes are round keys.
             crate::wipe::set(&mut planes, [[[$reg::splat(t, 0); 4]; 2]; 25]);
         }
@@ -120,8 +120,8 @@ macro_rules! planes_entry_points {
         ) {
             let t = $token::new();
             let mut planes = [[[$reg::splat(t, 0); 4]; 2]; 25];
-            bitslice::slot_planes::<$reg, V>(t, keys, &mut planes);
-            bitslice::streams::<$reg, V>(t, &planes, mode, ivs, bufs);
+            planes::slot_planes::<$reg, V>(t, keys, &mut planes);
+            planes::streams::<$reg, V>(t, &planes, mode, ivs, bufs);
             // The planes are round keys.
             crate::wipe::set(&mut planes, [[[$reg::splat(t, 0); 4]; 2]; 25]);
         }

@@ -1,9 +1,9 @@
-//! AVX2 uBlock: the bitsliced kernel of [`super::bitslice`] on 256-bit registers, for
+//! AVX2 uBlock: the bitsliced kernel of [`super::planes`] on 256-bit registers, for
 //! machines without AVX-512.
 //!
 //! A batch is 256 bytes (16 blocks of 128 bits or 8 of 256). Without `VPROLD` and
 //! `VPTERNLOGD`, the 4- and 20-bit word rotations are two shifts and an OR, the 8-bit one is
-//! a `VPSHUFB`, and the S-box takes the two-input formula of [`bitslice::Lanes`]. Calls of
+//! a `VPSHUFB`, and the S-box takes the two-input formula of [`planes::Lanes`]. Calls of
 //! 256 blocks or more run their whole batches on the fully bitsliced kernel
 //! (`sliced_ymm.rs`, or `sliced_ymm_gfni.rs` where the CPU has GFNI), which is faster there
 //! (figures in `docs/perf/ublock.md`).
@@ -13,7 +13,7 @@ use core::arch::x86_64::*;
 
 use super::StreamsMode;
 use super::Variant;
-use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
+use super::planes::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::planes_entry::planes_entry_points;
 use crate::cpu::{kernel, kernels};
 
@@ -147,8 +147,8 @@ impl Lanes for Ymm {
         }
         let mut a = [z[0], z[1], z[2], z[3]];
         let mut b = [z[4], z[5], z[6], z[7]];
-        bitslice::transpose4(&mut a);
-        bitslice::transpose4(&mut b);
+        planes::transpose4(&mut a);
+        planes::transpose4(&mut b);
         let mut s = [a; 2];
         for j in 0..4 {
             // SAFETY: `self` or the token proves the features (see the type).
@@ -183,8 +183,8 @@ impl Lanes for Ymm {
                 }
             }
         }
-        bitslice::transpose4(&mut a);
-        bitslice::transpose4(&mut b);
+        planes::transpose4(&mut a);
+        planes::transpose4(&mut b);
         let bswap = Self::broadcast_lane(s[0][0].token(), &BSWAP32);
         let z = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
         for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(32)) {

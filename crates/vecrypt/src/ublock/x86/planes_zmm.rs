@@ -1,4 +1,4 @@
-//! AVX-512 uBlock: the bitsliced kernel of [`super::bitslice`] on 512-bit registers.
+//! AVX-512 uBlock: the bitsliced kernel of [`super::planes`] on 512-bit registers.
 //!
 //! A batch is 512 bytes (32 blocks of 128 bits or 16 of 256). The word rotations are `VPROLD`,
 //! every three-input boolean step (S-box terms, the key-folded XORs, the transposition's
@@ -10,7 +10,7 @@
 //! That count is the bound: at 29 cycles per round, the 16 rounds of uBlock-128/128 and the
 //! 24 of uBlock-128/256 and uBlock-256/256 set this kernel's ceiling before the
 //! transposition, and a faster kernel needs fewer instructions per round. The full
-//! bitslice (`full_slice/`, one register per state bit, 512 blocks per batch) has about half
+//! slicing (`sliced/`, one register per state bit, 512 blocks per batch) has about half
 //! as many per round, but its state lives in memory, and the stores it makes each round and
 //! its transposition take back most of that; it takes calls of 8 KiB and more. This kernel
 //! stays for batches below 8 KiB, tails, CBC decryption and multi-key CBC (32 streams of
@@ -22,7 +22,7 @@ use core::arch::x86_64::*;
 
 use super::StreamsMode;
 use super::Variant;
-use super::bitslice::{self, BSWAP32, Lanes, PlaneKeys, State};
+use super::planes::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::planes_entry::planes_entry_points;
 use crate::cpu::{kernel, kernels};
 
@@ -191,8 +191,8 @@ impl Lanes for Zmm {
         }
         let mut a = [z[0], z[1], z[2], z[3]];
         let mut b = [z[4], z[5], z[6], z[7]];
-        bitslice::transpose4(&mut a);
-        bitslice::transpose4(&mut b);
+        planes::transpose4(&mut a);
+        planes::transpose4(&mut b);
         let mut s = [a; 2];
         for j in 0..4 {
             // SAFETY: `self` or the token proves the features (see the type).
@@ -229,8 +229,8 @@ impl Lanes for Zmm {
                 }
             }
         }
-        bitslice::transpose4(&mut a);
-        bitslice::transpose4(&mut b);
+        planes::transpose4(&mut a);
+        planes::transpose4(&mut b);
         let bswap = Self::broadcast_lane(s[0][0].token(), &BSWAP32);
         let z = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
         for (r, chunk) in z.iter().zip(dst.chunks_exact_mut(64)) {

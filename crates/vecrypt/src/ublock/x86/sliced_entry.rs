@@ -1,34 +1,34 @@
 //! The entry points of the fully bitsliced kernel, the same for every register width: one
 //! `#[target_feature]` function per operation around the generic code of
-//! [`super::full_slice`], and a safe wrapper that checks the CPU first.
+//! [`super::sliced`], and a safe wrapper that checks the CPU first.
 
 /// Defines `batch`, `ecb`, `ctr` and `cbc_decrypt` for register type `$reg`, whose
 /// operations need the features of the kernel `$kernel`, present when `$available()` says so;
 /// `$token` makes the register type's token, inside the kernel's functions.
-macro_rules! full_slice_entry_points {
+macro_rules! sliced_entry_points {
     ($kernel:ident, $reg:ty, $token:expr, $available:path) => {
         #[kernel($kernel)]
         fn ecb_full<V: Variant, const DECRYPT: bool>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
-            full_slice::ecb::<$reg, V, DECRYPT>($token, keys, buf)
+            sliced::ecb::<$reg, V, DECRYPT>($token, keys, buf)
         }
 
         #[kernel($kernel)]
         fn cbc_decrypt_full<V: Variant>(keys: &SliceKeys, iv: &mut [u8], buf: &mut [u8]) -> usize {
-            full_slice::cbc_decrypt::<$reg, V>($token, keys, iv, buf)
+            sliced::cbc_decrypt::<$reg, V>($token, keys, iv, buf)
         }
 
         #[kernel($kernel)]
         fn ctr_full<V: Variant>(keys: &SliceKeys, counter: &mut [u8], buf: &mut [u8]) -> usize {
-            full_slice::ctr::<$reg, V>($token, keys, counter, buf)
+            sliced::ctr::<$reg, V>($token, keys, counter, buf)
         }
 
         #[cfg(feature = "kernel-parts")]
         #[kernel($kernel)]
         fn ecb_part_full<V: Variant, const PART: u8>(keys: &SliceKeys, buf: &mut [u8]) -> usize {
-            full_slice::ecb_part::<$reg, V, PART>($token, keys, buf)
+            sliced::ecb_part::<$reg, V, PART>($token, keys, buf)
         }
 
-        /// One part of ECB alone (see `full_slice::ecb_part`). Returns the bytes done (0
+        /// One part of ECB alone (see `sliced::ecb_part`). Returns the bytes done (0
         /// when the CPU lacks the features); the output is not ciphertext.
         #[cfg(feature = "kernel-parts")]
         pub(super) fn ecb_part<V: Variant>(
@@ -51,7 +51,7 @@ macro_rules! full_slice_entry_points {
 
         /// Bytes of one batch: calls shorter than this take the other kernels.
         pub(super) const fn batch<V: Variant>() -> usize {
-            full_slice::batch_bytes::<$reg, V>()
+            sliced::batch_bytes::<$reg, V>()
         }
 
         /// ECB over the whole batches at the front of `buf`; returns the bytes done (0 when
@@ -101,4 +101,4 @@ macro_rules! full_slice_entry_points {
     };
 }
 
-pub(super) use full_slice_entry_points;
+pub(super) use sliced_entry_points;

@@ -1,6 +1,6 @@
-//! The fully bitsliced uBlock kernel ([`super::full_slice`]) on 256-bit registers, 256 blocks
+//! The fully bitsliced uBlock kernel ([`super::sliced`]) on 256-bit registers, 256 blocks
 //! per batch, for machines without AVX-512, and the register operations of its
-//! transposition ([`super::transpose`]) in AVX2 alone.
+//! transposition ([`super::sliced::transpose`]) in AVX2 alone.
 //!
 //! Without `VPTERNLOGD` a three-input XOR is two instructions, but the round still has about
 //! half the operations of the bit-planes kernel in `planes_ymm.rs` per block, none of them
@@ -11,9 +11,9 @@
 use core::arch::x86_64::*;
 
 use super::Variant;
-use super::full_slice::{self, SliceKeys};
 use super::planes_ymm::{Avx2, Ymm};
-use super::sliced_entry::full_slice_entry_points;
+use super::sliced::{self, SliceKeys};
+use super::sliced_entry::sliced_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
 
@@ -116,7 +116,7 @@ impl Exchanges for Ymm {
     }
 }
 
-full_slice_entry_points!(UBLOCK_SLICED_AVX2, Ymm, Avx2::new(), available);
+sliced_entry_points!(UBLOCK_SLICED_AVX2, Ymm, Avx2::new(), available);
 
 /// The calls take `sliced_ymm_gfni.rs` where the CPU has GFNI; these keep this kernel checked
 /// against the portable code there too.
@@ -161,7 +161,7 @@ mod tests {
                 }
                 let mut got = data.clone();
                 assert_eq!(
-                    ecb::<V>(super::super::slices(&fast), &mut got, decrypt),
+                    ecb::<V>(super::super::slice_keys(&fast), &mut got, decrypt),
                     batches * batch
                 );
                 assert_eq!(got[..want.len()], want[..], "ECB {what} decrypt {decrypt}");
@@ -173,7 +173,7 @@ mod tests {
             let mut got = data.clone();
             let mut counter = iv.clone();
             assert_eq!(
-                ctr::<V>(super::super::slices(&fast), &mut counter, &mut got),
+                ctr::<V>(super::super::slice_keys(&fast), &mut counter, &mut got),
                 batches * batch
             );
             assert_eq!(
@@ -194,7 +194,7 @@ mod tests {
             let mut got = data[..batches * batch].to_vec();
             let mut chain = iv.clone();
             assert_eq!(
-                cbc_decrypt::<V>(super::super::slices(&fast), &mut chain, &mut got),
+                cbc_decrypt::<V>(super::super::slice_keys(&fast), &mut chain, &mut got),
                 got.len()
             );
             assert_eq!(got, want, "CBC decryption {what}");

@@ -12,10 +12,10 @@
 use core::arch::x86_64::*;
 
 use super::Variant;
-use super::bitslice::{Lanes, State};
-use super::full_slice::{self, SliceKeys};
+use super::planes::{Lanes, State};
 use super::planes_ymm::{Avx2, Ymm};
-use super::sliced_entry::full_slice_entry_points;
+use super::sliced::{self, SliceKeys};
+use super::sliced_entry::sliced_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
 
@@ -180,4 +180,4 @@ impl Exchanges for YmmGfni {
     }
 }
 
-full_slice_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, Gfni::new(), available);
+sliced_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, Gfni::new(), available);

@@ -1,5 +1,5 @@
-//! The fully bitsliced uBlock kernel ([`super::full_slice`]) on 512-bit registers, 512 blocks
-//! per batch, and the register operations of its transposition ([`super::transpose`]).
+//! The fully bitsliced uBlock kernel ([`super::sliced`]) on 512-bit registers, 512 blocks
+//! per batch, and the register operations of its transposition ([`super::sliced::transpose`]).
 //!
 //! Those avoid the shuffle port where they can: it alone executes permutes, and those
 //! across two registers take it for two cycles. A register bit crosses with a byte-in-lane
@@ -11,9 +11,9 @@
 use core::arch::x86_64::*;
 
 use super::Variant;
-use super::full_slice::{self, SliceKeys};
 use super::planes_zmm::{Avx512, Zmm};
-use super::sliced_entry::full_slice_entry_points;
+use super::sliced::{self, SliceKeys};
+use super::sliced_entry::sliced_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
 
@@ -101,4 +101,4 @@ impl Exchanges for Zmm {
     }
 }
 
-full_slice_entry_points!(UBLOCK_SLICED_AVX512, Zmm, Avx512::new(), available);
+sliced_entry_points!(UBLOCK_SLICED_AVX512, Zmm, Avx512::new(), available);

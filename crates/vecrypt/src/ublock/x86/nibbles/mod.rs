@@ -14,7 +14,7 @@
 //! registers (`pshufb`, `pshufb`, `por`), 13 cycles per round, 313 cycles per 32-byte block;
 //! but its round also issues 20 `pshufb`, so a CPU with one shuffle port is bound at 20
 //! cycles per round (481 per block) before the chain is. Round keys are folded as in
-//! [`super::bitslice`], so no key XOR sits on the chain.
+//! [`super::planes`], so no key XOR sits on the chain.
 //!
 //! On the AVX-512 backend, one uBlock-256/256 stream goes to `wide_nibbles.rs` instead,
 //! whose round issues 12 shuffles (chain 337 cycles per block). The measured cycles per
@@ -248,7 +248,7 @@ fn store_block<V: Variant>(s3: Ssse3, x0: &Half, x1: &Half, out: &mut [u8]) {
 }
 
 /// Folded round key `i` in nibble form: round 0 is `RK_0`, round `i >= 1` is `(A_i, B_i)`
-/// as in [`super::bitslice`].
+/// as in [`super::planes`].
 #[inline(always)]
 pub(super) fn nibble_key<V: Variant>(s3: Ssse3, rk: &RoundKeys, i: usize) -> (Half, Half) {
     let (l, r) = load_block::<V>(&rk.0[i]);

@@ -2,8 +2,8 @@
 //! the counters made directly in sliced form.
 
 use super::super::Variant;
-use super::super::bitslice::Lanes;
-use super::super::transpose::{self, Exchanges, XorWith};
+use super::super::planes::Lanes;
+use super::transpose::{self, Exchanges, XorWith};
 use super::{BITS, Sliced};
 use super::{SliceKeys, batch_bytes, decrypt, encrypt, key, mask, wipe_state};
 
@@ -140,7 +140,7 @@ pub(in crate::ublock) fn ctr<L: Exchanges, V: Variant>(
     counter: &mut [u8],
     buf: &mut [u8],
 ) -> usize {
-    use super::super::bitslice::{counter_add, counter_load, counter_store};
+    use super::super::planes::{counter_add, counter_load, counter_store};
     let n = V::BLOCK;
     let batch = batch_bytes::<L, V>();
     if buf.len() < batch {

@@ -1,4 +1,4 @@
-//! Batches of whole blocks into the one-register-per-bit form of [`super::full_slice`] and
+//! Batches of whole blocks into the one-register-per-bit form of [`super`] and
 //! back, for any register width.
 //!
 //! A batch of `8 * BYTES` blocks of `n` bytes is `8n` registers, and so is its sliced form:
@@ -15,17 +15,17 @@
 //! Every step is an involution and the steps of a pass commute except around the bit
 //! transpose, so the inverse runs pass B, then pass A backwards.
 
+use super::super::planes::Lanes;
 use super::Variant;
-use super::bitslice::Lanes;
 
 /// State bits of the widest variant (uBlock-256/256), hence the registers of a state.
-pub(super) const BITS: usize = 256;
+pub(in crate::ublock) const BITS: usize = 256;
 
 /// One state: register `8k + t` is bit `t` (0 the least significant) of byte `k`.
-pub(super) type Sliced<L> = [L; BITS];
+pub(in crate::ublock) type Sliced<L> = [L; BITS];
 
 /// The register operations a transposition is made of.
-pub(super) trait Exchanges: Lanes {
+pub(in crate::ublock) trait Exchanges: Lanes {
     /// Whether [`Exchanges::bit_transpose`] puts bit `7 - b` of a byte in byte `b` of its
     /// lane (otherwise bit `b`).
     const REVERSED: bool;
@@ -48,7 +48,7 @@ pub(super) trait Exchanges: Lanes {
 
 /// What [`unslice`] XORs the blocks with as it stores them.
 #[derive(Copy, Clone)]
-pub(super) enum XorWith<'a> {
+pub(in crate::ublock) enum XorWith<'a> {
     Nothing,
     /// What `dst` held (CTR: the keystream onto the data).
     Output,
@@ -175,7 +175,11 @@ fn unslice_groups<L: Exchanges, const NA: usize>(
 
 /// One batch of whole blocks from `src` into `s`; `mid` is left holding data of the batch.
 #[inline(always)]
-pub(super) fn slice<L: Exchanges, V: Variant>(src: &[u8], s: &mut Sliced<L>, mid: &mut Sliced<L>) {
+pub(in crate::ublock) fn slice<L: Exchanges, V: Variant>(
+    src: &[u8],
+    s: &mut Sliced<L>,
+    mid: &mut Sliced<L>,
+) {
     if V::BLOCK == 16 {
         slice_groups::<L, 8>(src, s, mid);
     } else {
@@ -185,7 +189,7 @@ pub(super) fn slice<L: Exchanges, V: Variant>(src: &[u8], s: &mut Sliced<L>, mid
 
 /// The inverse of [`slice()`], each block XORed with what `xor` says as it is stored.
 #[inline(always)]
-pub(super) fn unslice<L: Exchanges, V: Variant>(
+pub(in crate::ublock) fn unslice<L: Exchanges, V: Variant>(
     s: &Sliced<L>,
     dst: &mut [u8],
     mid: &mut Sliced<L>,

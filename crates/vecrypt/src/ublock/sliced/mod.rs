@@ -1,13 +1,13 @@
 //! Fully bitsliced uBlock: one register per bit of the state, `8 * BYTES` blocks per batch
 //! (512 blocks in 512-bit registers: 8 KiB of uBlock-128, 16 KiB of uBlock-256/256).
 //!
-//! In the bit-planes-inside-the-nibble layout of [`super::bitslice`] a round spends 16
+//! In the bit-planes-inside-the-nibble layout of [`super::planes`] a round spends 16
 //! rotations and 8 shuffles per batch on moving nibbles inside registers. Here register
 //! `8k + t` holds bit `t` of state byte `k` of every block, so the word rotations and PL/PR
 //! only choose which register is read or written: a round is the S-box (five three-input
 //! operations per nibble) and five three-input XORs per pair of linear-layer positions, 480
 //! operations for a 128-bit state against 928 for the same 512 blocks in bit-planes. The
-//! price is the transposition into and out of this form, in [`super::transpose`].
+//! price is the transposition into and out of this form, in [`transpose`].
 //!
 //! The state does not fit the register file; it lives in two arrays, a round reading one
 //! and writing the other. The linear layer falls apart into independent groups: word `w`
@@ -35,7 +35,7 @@
 //! plane in the bit-planes layout.
 //!
 //! Encryption of one group, with `r^k` the rotation by `k` nibbles (`X <<<32 4k`) and the
-//! round keys folded as in [`super::bitslice`] (`A`, `B`):
+//! round keys folded as in [`super::planes`] (`A`, `B`):
 //! ```text
 //! a1 = a ^ r(b ^ a)        = a ^ r b ^ r a
 //! b1 = (b ^ a) ^ r^2 a1    = b ^ a ^ r^2 a1
@@ -52,12 +52,13 @@
 //! Round keys are one 32-bit mask (zero or all ones) per bit, broadcast from memory into
 //! the three-input XORs, so the key costs no operation of its own.
 
-use super::bitslice::{Lanes, folded};
+use super::planes::{Lanes, folded};
 use super::{RoundKeys, Variant};
 
-pub(super) use super::transpose::{BITS, Sliced};
+pub(super) use transpose::{BITS, Sliced};
 
 mod modes;
+pub(in crate::ublock) mod transpose;
 
 #[cfg(feature = "kernel-parts")]
 pub(super) use modes::ecb_part;
