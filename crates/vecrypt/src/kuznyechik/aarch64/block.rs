@@ -1,4 +1,4 @@
-//! One block per register, for calls too short for a sliced batch (the chained modes pass
+//! One block per register, for calls too short for a byte-sliced batch (the chained modes pass
 //! one block at a time) and for the key schedule. π is the lookup of the batch with its
 //! four quarters side by side (TBL each, ORed) rather than chained through TBX; L is the
 //! sum over the sixteen input bytes of byte `k` times column `k` of L, each product a
@@ -9,7 +9,7 @@
 
 use core::arch::aarch64::*;
 
-use super::sliced::{
+use super::batch::{
     REDUCTION, load16, lookup_parallel as lookup, reduce, store16, table_registers,
 };
 use crate::cpu::kernel;

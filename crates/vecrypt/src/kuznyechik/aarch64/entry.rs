@@ -1,15 +1,15 @@
 //! The entry points of the NEON backend, each one `#[kernel]` function around its whole
 //! hot loop: ECB both ways, CTR and the one-block chained modes, with calls shorter than
-//! [`SMALL_BLOCKS`] on the one-block path and the rest in sliced batches.
+//! [`SMALL_BLOCKS`] on the one-block path and the rest in byte-sliced batches.
 
+use super::batch::{self, BATCH};
 use super::block;
-use super::sliced::{self, BATCH};
 use crate::cpu::kernel;
 use crate::kuznyechik::RoundKeys;
 use crate::modes::Chain;
 
 /// Below this many blocks a call runs block by block (two interleaved) instead of as a
-/// sliced batch, which costs as much as sixteen blocks whatever it holds: by llvm-mca's
+/// byte-sliced batch, which costs as much as sixteen blocks whatever it holds: by llvm-mca's
 /// estimates a batch costs about as much as eleven or twelve blocks on the one-block path,
 /// so the batch pays from there on (figures in `docs/perf/kuznyechik.md`).
 pub(super) const SMALL_BLOCKS: usize = 11;
@@ -23,14 +23,14 @@ fn ecb<const DECRYPT: bool>(rk: &RoundKeys, buf: &mut [u8]) {
     if whole < 16 * SMALL_BLOCKS {
         return block::blocks::<DECRYPT>(rk, buf);
     }
-    let t = sliced::constants(DECRYPT);
+    let t = batch::constants(DECRYPT);
     let batches = whole / BATCH * BATCH;
     let (front, rest) = buf.split_at_mut(batches);
-    sliced::batches::<DECRYPT>(rk, &t, front);
+    batch::batches::<DECRYPT>(rk, &t, front);
     if rest.len() >= 16 * SMALL_BLOCKS {
         let mut pad = [0u8; BATCH];
         pad[..rest.len()].copy_from_slice(rest);
-        sliced::batches::<DECRYPT>(rk, &t, &mut pad);
+        batch::batches::<DECRYPT>(rk, &t, &mut pad);
         rest.copy_from_slice(&pad[..rest.len()]);
         crate::wipe::array(&mut pad);
     } else if !rest.is_empty() {
@@ -76,7 +76,7 @@ pub(super) unsafe fn ctr<const RIGHT: bool>(
         }
     };
     let mut c = u128::from_be_bytes(*counter);
-    let t = sliced::constants(false);
+    let t = batch::constants(false);
     let mut stream = [0u8; BATCH];
     for chunk in buf.chunks_mut(BATCH) {
         let blocks = chunk.len().div_ceil(16);
@@ -87,7 +87,7 @@ pub(super) unsafe fn ctr<const RIGHT: bool>(
         if blocks < SMALL_BLOCKS {
             block::blocks::<false>(rk, &mut stream[..16 * blocks]);
         } else {
-            sliced::batches::<false>(rk, &t, &mut stream);
+            batch::batches::<false>(rk, &t, &mut stream);
         }
         for (d, k) in chunk.iter_mut().zip(&stream) {
             *d ^= *k;

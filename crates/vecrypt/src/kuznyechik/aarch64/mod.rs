@@ -1,7 +1,7 @@
 //! The AArch64 kernels of Kuznyechik: the `neon` backend, constant time, on 128-bit
 //! Advanced SIMD registers, with MGM's products on PMULL where the CPU has it.
 //!
-//! - [`sliced`]: sixteen blocks per batch, byte-sliced (register `j` holds byte `j` of
+//! - [`batch`]: sixteen blocks per batch, byte-sliced (register `j` holds byte `j` of
 //!   every block, reached by a 16x16 byte transpose of ZIP1/ZIP2). π and π⁻¹ are one TBL
 //!   and three TBX over the 256-byte table held in sixteen registers (each TBX's index is
 //!   the byte with its top two bits flipped, out of range and so ignored for three quarters
@@ -41,10 +41,10 @@ macro_rules! unroll16 {
     };
 }
 
+mod batch;
 mod block;
 mod entry;
 mod mgm;
-mod sliced;
 
 use super::dispatch::Kernels;
 use super::{KEY, RoundKeys};

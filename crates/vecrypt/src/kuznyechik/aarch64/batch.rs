@@ -284,7 +284,7 @@ fn transpose(s: &mut State) {
     }
 }
 
-/// Sixteen blocks into the sliced layout.
+/// Sixteen blocks into the byte-sliced layout.
 #[kernel(KUZNYECHIK_NEON)]
 #[inline]
 pub(super) fn load_batch(src: &[u8]) -> State {
