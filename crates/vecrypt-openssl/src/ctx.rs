@@ -8,6 +8,7 @@ use vecrypt::kuznyechik::{Kuznyechik, acpkm};
 use vecrypt::registry::{self, DynCipher};
 use zeroize::Zeroize;
 
+use crate::acpkm_omac::{OmacState, TAG};
 use crate::aead::AeadState;
 use crate::ossl::*;
 use crate::{ALGS, guard};
@@ -30,6 +31,9 @@ pub(crate) enum Kind {
     GostCtr,
     /// GOST CTR with ACPKM key meshing every section.
     CtrAcpkm,
+    /// CTR-ACPKM under a derived key with an OMAC tag (gost-engine's
+    /// `kuznyechik-ctr-acpkm-omac`).
+    CtrAcpkmOmac,
     Xts,
     Gcm,
     Mgm,
@@ -84,14 +88,26 @@ impl Alg {
             Kind::Cbc => MODE_CBC,
             Kind::Cfb => MODE_CFB,
             Kind::Ofb => MODE_OFB,
-            Kind::Ctr | Kind::GostCtr | Kind::CtrAcpkm => MODE_CTR,
+            Kind::Ctr | Kind::GostCtr | Kind::CtrAcpkm | Kind::CtrAcpkmOmac => MODE_CTR,
             Kind::Xts => MODE_XTS,
             Kind::Gcm | Kind::Mgm => MODE_GCM,
         }
     }
 
+    /// Whether OpenSSL sees an AEAD: a tag to read after encryption and to set before
+    /// decryption's final call.
     fn is_aead(&self) -> bool {
+        matches!(self.kind, Kind::Gcm | Kind::Mgm | Kind::CtrAcpkmOmac)
+    }
+
+    /// Whether the library's AEAD streams run it (GCM and MGM).
+    fn is_library_aead(&self) -> bool {
         matches!(self.kind, Kind::Gcm | Kind::Mgm)
+    }
+
+    /// CTR-ACPKM, with or without the OMAC.
+    fn is_acpkm(&self) -> bool {
+        matches!(self.kind, Kind::CtrAcpkm | Kind::CtrAcpkmOmac)
     }
 }
 
@@ -137,6 +153,8 @@ pub(crate) struct Ctx {
     section_used: usize,
     padding: bool,
     aead: Option<Box<AeadState>>,
+    /// The key derivation and MAC of `kuznyechik-ctr-acpkm-omac`.
+    omac: Option<Box<OmacState>>,
 }
 
 impl Drop for Ctx {
@@ -168,7 +186,10 @@ pub(crate) unsafe extern "C" fn newctx<const I: usize>(_provctx: *mut c_void) ->
             section_key: None,
             section_used: 0,
             padding: true,
-            aead: alg.is_aead().then(|| Box::new(AeadState::new(alg.iv_len))),
+            aead: alg
+                .is_library_aead()
+                .then(|| Box::new(AeadState::new(alg.iv_len))),
+            omac: (alg.kind == Kind::CtrAcpkmOmac).then(|| Box::new(OmacState::new())),
         };
         Box::into_raw(Box::new(ctx)).cast()
     })
@@ -225,7 +246,17 @@ impl Ctx {
         if let Some(aead) = self.aead.as_mut() {
             return aead.init(self.alg, encrypt, key, iv);
         }
-        if let Some(k) = key {
+        if let Some(om) = self.omac.as_mut() {
+            if let Some(k) = key {
+                if !om.set_key(k, encrypt) {
+                    return false;
+                }
+                match om.derive() {
+                    Some(c) => self.keyed = Some(Keyed::Kuz(Box::new(c))),
+                    None => return false,
+                }
+            }
+        } else if let Some(k) = key {
             match key_cipher(self.alg, k) {
                 Some(c) => self.keyed = Some(c),
                 None => return false,
@@ -246,7 +277,7 @@ impl Ctx {
         let bs = self.alg.block();
         self.counter = [0; MAX_BLOCK];
         match self.alg.kind {
-            Kind::GostCtr | Kind::CtrAcpkm => {
+            Kind::GostCtr | Kind::CtrAcpkm | Kind::CtrAcpkmOmac => {
                 self.counter[..bs / 2].copy_from_slice(&self.iv[..bs / 2]);
             }
             _ => self.counter[..bs].copy_from_slice(&self.iv[..bs]),
@@ -257,6 +288,9 @@ impl Ctx {
             _ => None,
         };
         self.section_used = 0;
+        if let Some(om) = self.omac.as_mut() {
+            om.restart();
+        }
         self.num = match self.alg.kind {
             Kind::Ecb | Kind::Cbc => 0,
             _ => bs,
@@ -268,7 +302,7 @@ impl Ctx {
     fn ctr_blocks(&mut self, mut data: &mut [u8]) -> bool {
         let bs = self.alg.block();
         while !data.is_empty() {
-            let take = if self.alg.kind == Kind::CtrAcpkm {
+            let take = if self.alg.is_acpkm() {
                 if self.section_used == ACPKM_SECTION {
                     let Some(k) = &self.section_key else {
                         return false;
@@ -303,7 +337,7 @@ impl Ctx {
     fn stream(&mut self, data: &mut [u8]) -> bool {
         let bs = self.alg.block();
         match self.alg.kind {
-            Kind::Ctr | Kind::GostCtr | Kind::CtrAcpkm => {
+            Kind::Ctr | Kind::GostCtr | Kind::CtrAcpkm | Kind::CtrAcpkmOmac => {
                 let mut i = 0;
                 while self.num < bs && i < data.len() {
                     data[i] ^= self.buf[self.num];
@@ -360,6 +394,47 @@ impl Ctx {
             }
             _ => false,
         }
+    }
+
+    /// One `kuznyechik-ctr-acpkm-omac` update in place: the MAC takes the plaintext, before
+    /// encryption or after decryption.
+    fn omac_stream(&mut self, data: &mut [u8]) -> bool {
+        let encrypt = self.encrypt;
+        let Some(om) = self.omac.as_mut() else {
+            return false;
+        };
+        if encrypt && !om.absorb(data) {
+            return false;
+        }
+        if !self.stream(data) {
+            return false;
+        }
+        match self.omac.as_mut() {
+            Some(om) if !encrypt => om.absorb(data),
+            _ => true,
+        }
+    }
+
+    /// `kuznyechik-ctr-acpkm-omac`'s final call: the MAC encrypted by the keystream that
+    /// goes on after the data is the tag; encryption keeps it, decryption compares it with
+    /// the tag set.
+    fn omac_final(&mut self) -> bool {
+        let Some(mut tag) = self.omac.as_mut().and_then(|om| om.take_mac()) else {
+            return false;
+        };
+        let ok = self.stream(&mut tag);
+        let encrypt = self.encrypt;
+        let ok = ok
+            && match self.omac.as_mut() {
+                Some(om) if encrypt => {
+                    om.set_made_tag(tag);
+                    true
+                }
+                Some(om) => om.check(&tag),
+                None => false,
+            };
+        tag.zeroize();
+        ok
     }
 
     /// Runs the block mode on whole blocks in place, moving the CBC chain on.
@@ -634,6 +709,10 @@ pub(crate) unsafe extern "C" fn update(
                 c_int::from(unsafe { emit(out, outl, outsize, &o) })
             }
             // SAFETY: OpenSSL's buffers as `update` received them; `inp` is not used again.
+            Kind::CtrAcpkmOmac => unsafe {
+                in_place(out, outl, outsize, input, inl, |b| ctx.omac_stream(b))
+            },
+            // SAFETY: OpenSSL's buffers as `update` received them; `inp` is not used again.
             _ => unsafe { in_place(out, outl, outsize, input, inl, |b| ctx.stream(b)) },
         }
     })
@@ -656,6 +735,7 @@ pub(crate) unsafe extern "C" fn finalize(
         } else {
             match ctx.alg.kind {
                 Kind::Ecb | Kind::Cbc => ctx.block_final(&mut o),
+                Kind::CtrAcpkmOmac => ctx.omac_final(),
                 _ => true,
             }
         };
@@ -724,7 +804,7 @@ pub(crate) unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const
     GETTABLE.as_ptr()
 }
 
-static GETTABLE_CTX: [Param; 8] = [
+static GETTABLE_CTX: [Param; 10] = [
     describe(c"keylen", PARAM_UNSIGNED_INTEGER),
     describe(c"ivlen", PARAM_UNSIGNED_INTEGER),
     describe(c"padding", PARAM_UNSIGNED_INTEGER),
@@ -732,6 +812,8 @@ static GETTABLE_CTX: [Param; 8] = [
     describe(c"iv", PARAM_OCTET_STRING),
     describe(c"updated-iv", PARAM_OCTET_STRING),
     describe(c"tag", PARAM_OCTET_STRING),
+    describe(c"taglen", PARAM_UNSIGNED_INTEGER),
+    describe(c"kdf-seed", PARAM_OCTET_STRING),
     END,
 ];
 
@@ -742,12 +824,13 @@ pub(crate) unsafe extern "C" fn gettable_ctx_params(
     GETTABLE_CTX.as_ptr()
 }
 
-static SETTABLE_CTX: [Param; 6] = [
+static SETTABLE_CTX: [Param; 7] = [
     describe(c"keylen", PARAM_UNSIGNED_INTEGER),
     describe(c"ivlen", PARAM_UNSIGNED_INTEGER),
     describe(c"padding", PARAM_UNSIGNED_INTEGER),
     describe(c"tag", PARAM_OCTET_STRING),
     describe(c"taglen", PARAM_UNSIGNED_INTEGER),
+    describe(c"kdf-seed", PARAM_OCTET_STRING),
     END,
 ];
 
@@ -811,6 +894,27 @@ pub(crate) unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut P
             // SAFETY: as above.
             if let Some(p) = unsafe { locate(params, c"taglen") }
                 && !set_uint(p, aead.tag_len() as u64)
+            {
+                return 0;
+            }
+        }
+        if let Some(om) = &ctx.omac {
+            // SAFETY: as above.
+            if let Some(p) = unsafe { locate(params, c"tag") } {
+                match om.tag(p.data_size) {
+                    Some(tag) if set_octets(p, tag) => {}
+                    _ => return 0,
+                }
+            }
+            // SAFETY: as above.
+            if let Some(p) = unsafe { locate(params, c"taglen") }
+                && !set_uint(p, TAG as u64)
+            {
+                return 0;
+            }
+            // SAFETY: as above.
+            if let Some(p) = unsafe { locate(params, c"kdf-seed") }
+                && !set_octets(p, om.seed())
             {
                 return 0;
             }
@@ -879,6 +983,43 @@ unsafe fn set_params(ctx: &mut Ctx, params: *const Param) -> c_int {
         // SAFETY: as above.
         if let Some(p) = unsafe { locate(params, c"ivlen") }
             && get_uint(p) != Some(ctx.alg.iv_len as u64)
+        {
+            return 0;
+        }
+    }
+    if ctx.omac.is_some() {
+        // SAFETY: as above.
+        if let Some(p) = unsafe { locate(params, c"kdf-seed") } {
+            let Some(om) = ctx.omac.as_mut() else {
+                return 0;
+            };
+            if !get_octets(p).is_some_and(|s| om.set_seed(s)) {
+                return 0;
+            }
+            // Keyed already: the keys follow the new seed and the message starts over.
+            if om.is_keyed() {
+                let Some(c) = om.derive() else {
+                    return 0;
+                };
+                ctx.keyed = Some(Keyed::Kuz(Box::new(c)));
+                ctx.reset_stream();
+            }
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { locate(params, c"tag") } {
+            let ok = match get_octets(p) {
+                // A NULL buffer sets only the tag length, which is always 16.
+                _ if p.data.is_null() => p.data_size == TAG,
+                Some(t) => !ctx.encrypt && ctx.omac.as_mut().is_some_and(|om| om.set_expected(t)),
+                None => false,
+            };
+            if !ok {
+                return 0;
+            }
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { locate(params, c"taglen") }
+            && get_uint(p) != Some(TAG as u64)
         {
             return 0;
         }

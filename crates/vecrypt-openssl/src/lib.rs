@@ -11,6 +11,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
+mod acpkm_omac;
 mod aead;
 mod ctx;
 mod ossl;
@@ -34,6 +35,13 @@ pub(crate) static ALGS: &[Alg] = &[
         c"kuznyechik-ctr-acpkm:1.2.643.7.1.1.5.2.1",
         "kuznyechik",
         Kind::CtrAcpkm,
+        32,
+        8,
+    ),
+    Alg::new(
+        c"kuznyechik-ctr-acpkm-omac:1.2.643.7.1.1.5.2.2",
+        "kuznyechik",
+        Kind::CtrAcpkmOmac,
         32,
         8,
     ),
