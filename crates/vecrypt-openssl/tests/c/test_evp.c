@@ -260,7 +260,8 @@ int main(int argc, char **argv) {
     /* Every name of the provider can be fetched with the property query. */
     const char *names[] = {"kuznyechik-ecb", "kuznyechik-cbc", "kuznyechik-cfb",
                            "kuznyechik-ofb", "kuznyechik-ctr", "kuznyechik-ctr-acpkm",
-                           "1.2.643.7.1.1.5.2.1", "ublock-128-128-ecb", "ublock-256-256-ctr",
+                           "1.2.643.7.1.1.5.2.1", "kuznyechik-ctr-acpkm-omac",
+                           "1.2.643.7.1.1.5.2.2", "ublock-128-128-ecb", "ublock-256-256-ctr",
                            "aes-128-xts", "aes-256-xts", "aes-192-gcm", "aes-192-ctr",
                            "aes-256-cbc", "aes-128-ecb"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
