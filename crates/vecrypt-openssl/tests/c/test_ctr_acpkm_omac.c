@@ -33,19 +33,7 @@
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        checks++;                                                              \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
+#include "check.h"
 
 #define NAME "kuznyechik-ctr-acpkm-omac"
 /* The attribute gost-engine carries the tag in (id-gostr3412-2015-...-cms-mac). */

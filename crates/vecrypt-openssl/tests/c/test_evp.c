@@ -16,19 +16,7 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        checks++;                                                              \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
+#include "check.h"
 
 static size_t unhex(const char *hex, unsigned char *out, size_t cap) {
     size_t n = 0;
