@@ -33,13 +33,16 @@ pub(crate) fn dbl(x: &[u8]) -> [u8; MAX_BLOCK] {
 
 /// OMAC1 over data given in pieces. Its subkeys are secret and never handed out.
 ///
+/// It borrows its cipher ([`Omac::new`]) or owns it ([`Omac::owning`]); an owning one can
+/// be cloned, for a caller that copies a MAC in progress.
+///
 /// ```compile_fail
 /// let c = vecrypt::kuznyechik::Kuznyechik::from_key(&[0u8; 32]).unwrap();
 /// let m = vecrypt::modes::gost::Omac::new(&c);
 /// let _secret = m.subkeys();
 /// ```
 pub struct Omac<'a, K: BlockKernel> {
-    cipher: &'a K,
+    cipher: Held<'a, K>,
     k1: [u8; MAX_BLOCK],
     k2: [u8; MAX_BLOCK],
     state: [u8; MAX_BLOCK],
@@ -48,11 +51,49 @@ pub struct Omac<'a, K: BlockKernel> {
     pending_len: usize,
 }
 
+/// The cipher of a MAC, borrowed or owned.
+#[derive(Clone)]
+enum Held<'a, K> {
+    Borrowed(&'a K),
+    Owned(K),
+}
+
+impl<K> Held<'_, K> {
+    fn get(&self) -> &K {
+        match self {
+            Held::Borrowed(k) => k,
+            Held::Owned(k) => k,
+        }
+    }
+}
+
+impl<K: BlockKernel> Omac<'static, K> {
+    /// Starts a MAC that owns `cipher`.
+    pub fn owning(cipher: K) -> Self {
+        let (k1, k2) = omac_subkeys(&cipher);
+        Self::with_subkeys_of(Held::Owned(cipher), k1, k2)
+    }
+}
+
+impl<K: BlockKernel + Clone> Clone for Omac<'_, K> {
+    /// A copy of the MAC in progress, subkeys included (each copy wipes its own).
+    fn clone(&self) -> Self {
+        Self {
+            cipher: self.cipher.clone(),
+            k1: self.k1,
+            k2: self.k2,
+            state: self.state,
+            pending: self.pending,
+            pending_len: self.pending_len,
+        }
+    }
+}
+
 impl<'a, K: BlockKernel> Omac<'a, K> {
     /// Starts a MAC under `cipher`.
     pub fn new(cipher: &'a K) -> Self {
         let (k1, k2) = omac_subkeys(cipher);
-        Self::with_subkeys_of(cipher, k1, k2)
+        Self::with_subkeys_of(Held::Borrowed(cipher), k1, k2)
     }
 
     /// Starts a MAC under `cipher` with its subkeys computed before ([`omac_subkeys`]),
@@ -62,10 +103,10 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
         let mut b = [0u8; MAX_BLOCK];
         a[..K::BLOCK].copy_from_slice(&k1[..K::BLOCK]);
         b[..K::BLOCK].copy_from_slice(&k2[..K::BLOCK]);
-        Self::with_subkeys_of(cipher, a, b)
+        Self::with_subkeys_of(Held::Borrowed(cipher), a, b)
     }
 
-    fn with_subkeys_of(cipher: &'a K, k1: [u8; MAX_BLOCK], k2: [u8; MAX_BLOCK]) -> Self {
+    fn with_subkeys_of(cipher: Held<'a, K>, k1: [u8; MAX_BLOCK], k2: [u8; MAX_BLOCK]) -> Self {
         Self {
             cipher,
             k1,
@@ -82,13 +123,13 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
         while !data.is_empty() {
             if self.pending_len == n {
                 xor_in_place(&mut self.state[..n], &self.pending[..n]);
-                self.cipher.kernel_encrypt(&mut self.state[..n]);
+                self.cipher.get().kernel_encrypt(&mut self.state[..n]);
                 self.pending_len = 0;
                 // Every whole block but the last of what remains goes through the chain
                 // in one call; the last is held back in case it ends the message.
                 let run = data.len().saturating_sub(1) / n * n;
                 let (blocks, rest) = data.split_at(run);
-                super::cbc_mac(self.cipher, &mut self.state[..n], blocks);
+                super::cbc_mac(self.cipher.get(), &mut self.state[..n], blocks);
                 data = rest;
             }
             let take = (n - self.pending_len).min(data.len());
@@ -111,7 +152,7 @@ impl<'a, K: BlockKernel> Omac<'a, K> {
         };
         xor_in_place(&mut self.state[..n], &last[..n]);
         xor_in_place(&mut self.state[..n], &subkey[..n]);
-        self.cipher.kernel_encrypt(&mut self.state[..n]);
+        self.cipher.get().kernel_encrypt(&mut self.state[..n]);
         let mut tag = [0u8; MAX_BLOCK];
         tag[..n].copy_from_slice(&self.state[..n]);
         tag
@@ -155,6 +196,30 @@ impl<K: BlockKernel> Drop for Omac<'_, K> {
 mod tests {
     use super::*;
     use crate::kuznyechik::Kuznyechik;
+
+    /// An owning MAC gives the borrowing one's tag on every length up to five blocks fed in
+    /// pieces, and a clone taken in the middle of a message goes on exactly as the original.
+    #[test]
+    fn owning_and_cloned_match_borrowing() {
+        let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37));
+        let cipher = Kuznyechik::from_key(&key).unwrap();
+        let data: [u8; 80] = core::array::from_fn(|i| (i as u8).wrapping_mul(13) ^ 0x5a);
+        for len in 0..=data.len() {
+            let mut borrowing = Omac::new(&cipher);
+            borrowing.update(&data[..len]);
+            let want = borrowing.finalize();
+            let mut owning = Omac::owning(cipher.clone());
+            let (front, back) = data[..len].split_at(len / 3);
+            for piece in front.chunks(7) {
+                owning.update(piece);
+            }
+            let mut copy = owning.clone();
+            owning.update(back);
+            copy.update(back);
+            assert_eq!(owning.finalize(), want, "length {len}");
+            assert_eq!(copy.finalize(), want, "length {len}, clone");
+        }
+    }
 
     /// GOST R 34.13-2015 appendix A.1.6: the subkeys K1 and K2 of the standard's key, on
     /// every backend this CPU runs.
