@@ -119,6 +119,8 @@ impl Kernels for Native {
             Engine::Avx512 { .. } => unsafe {
                 avx512::chain(rk, &self.sliced, mode, register, buf)
             },
+            // SAFETY: as in `expand_key`.
+            Engine::Avx2 => unsafe { avx2::chain_shuffles(rk, mode, register, buf) },
             _ => false,
         }
     }

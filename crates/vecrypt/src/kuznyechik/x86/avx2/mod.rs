@@ -19,6 +19,11 @@
 //! register and round for π, 12 for π⁻¹), the multiplications of L by GF2P8AFFINEQB, all on
 //! YMM; fewer than ten blocks run two per register through [`pair::lane_blocks`].
 //!
+//! Without GFNI, short ECB calls and the chained modes with a one-block register run one
+//! block at a time through [`block`]: S as row lookups under a tree of blends, L as a bit
+//! matrix applied with VPSHUFB, VPSLLVD and VPBLENDVB, so that a chained step costs one
+//! block, not a batch.
+//!
 //! With GFNI the kernel is bound by the three vector ports: per register (one byte of 32
 //! blocks) and round, 35 vector instructions (π or π⁻¹ with the key, and the 7
 //! GF2P8AFFINEQB and 15 XORs of an R step), so at least 16 × 35 / 3 ≈ 187 cycles a round
@@ -26,6 +31,7 @@
 //! assignment keep the kernel above that (measured in `docs/perf/kuznyechik.md`).
 
 mod batch;
+mod block;
 mod gfni;
 mod key_schedule;
 mod pair;
@@ -37,6 +43,7 @@ use tables::{BATCH, tables};
 
 use crate::cpu::kernel;
 use crate::kuznyechik::RoundKeys;
+pub(super) use block::chain as chain_shuffles;
 pub(super) use key_schedule::expand_key_gfni;
 
 /// # Safety
@@ -53,6 +60,9 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
                 return small_body::<false>(rk, buf);
             }
             return gfni::encrypt(rk, buf);
+        }
+        if buf.len() <= 16 * block::FEW_BLOCKS {
+            return block::blocks::<false>(rk, buf);
         }
         let t = tables(false);
         for_each_batch!(buf, |batch| {
@@ -76,6 +86,9 @@ unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
                 return small_body::<true>(rk, buf);
             }
             return gfni::decrypt(rk, buf);
+        }
+        if buf.len() <= 16 * block::FEW_BLOCKS {
+            return block::blocks::<true>(rk, buf);
         }
         let t = tables(true);
         for_each_batch!(buf, |batch| {
