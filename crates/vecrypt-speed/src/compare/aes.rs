@@ -9,7 +9,7 @@ use vecrypt::Backend;
 use vecrypt::aes::{Aes, AesCmac, AesGcm, AesXts, K128, K192, K256};
 use vecrypt::modes::{BlockModes, MultiKey};
 
-use super::throughput_row;
+use super::{one_block_row, throughput_row};
 use crate::peers::AesPeers as Peers;
 #[cfg(feature = "openssl")]
 use crate::peers::Ossl;
@@ -74,6 +74,11 @@ fn block_rows<K: Peers>(budget: Budget, rows: &mut Vec<SpeedRow>) {
         ));
     }
     let peer = K::Block::new_from_slice(&key).expect("key");
+    rows.push(one_block_row(budget, alg, "aes crate", &peer));
+    for &b in &backends {
+        let c = Aes::<K>::with_backend(&key, b).expect("backend");
+        rows.push(one_block_row(budget, alg, &vecrypt_name(b), &c));
+    }
     rows.push(throughput_row(
         budget,
         alg,

@@ -1,13 +1,15 @@
 //! Kuznyechik: the `kuznyechik` crate (alone and under `ctr`) next to every vecrypt backend
 //! (and the best one under `ctr`),
-//! then the GOST R 34.13 modes, MGM and ACPKM per backend (no peer implements them for the
-//! current `cipher` traits).
+//! one block per call (the key schedule made before), then the GOST R 34.13 modes, MGM and
+//! ACPKM per backend (no peer implements them for the current `cipher` traits), the chained
+//! modes with a one-block register also over 1 KiB. The `table-leaky` backend, when built,
+//! is the table-driven reference beside them.
 
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher};
 use vecrypt::kuznyechik::{Kuznyechik, KuznyechikMgm, acpkm};
 use vecrypt::modes::{BlockModes, gost};
 
-use super::throughput_row;
+use super::{one_block_row, throughput_row};
 use crate::peers::blocks;
 use crate::{Budget, SpeedRow};
 
@@ -69,10 +71,54 @@ pub fn rows(budget: Budget) -> Vec<SpeedRow> {
             }
         }
     }
+    rows.push(one_block_row(
+        budget,
+        ALG,
+        "kuznyechik crate",
+        &kuznyechik::Kuznyechik::new(&key.into()),
+    ));
+    for backend in Kuznyechik::backends() {
+        let c = Kuznyechik::with_backend(&key, backend).expect("listed backend");
+        rows.push(one_block_row(
+            budget,
+            ALG,
+            &format!("vecrypt/{backend}"),
+            &c,
+        ));
+    }
     for backend in Kuznyechik::backends() {
         mode_rows(budget, &mut rows, backend);
+        chained_rows(budget, &mut rows, backend);
     }
     rows
+}
+
+/// The chained modes with a one-block register (`z=1`), whose every block waits for the
+/// one before, over 1 KiB and 16 KiB on one backend.
+fn chained_rows(budget: Budget, rows: &mut Vec<SpeedRow>, backend: vecrypt::Backend) {
+    let c = Kuznyechik::with_backend(&[0x5au8; 32], backend).expect("listed backend");
+    let imp = format!("vecrypt/{backend}");
+    let iv = [0x33u8; 16];
+    for len in [1024, SIZES[0]] {
+        let mut buf = vec![0u8; len];
+        let mut row = |op: &str, f: &mut dyn FnMut(&mut [u8])| {
+            rows.push(throughput_row(budget, ALG, &imp, op, len, || f(&mut buf)));
+        };
+        row("ofb z=1", &mut |b| {
+            gost::ofb(&c, &iv, 16, b).expect("valid IV")
+        });
+        row("cbc-encrypt z=1", &mut |b| {
+            gost::cbc_encrypt(&c, &iv, b).expect("whole blocks")
+        });
+        row("cfb z=1", &mut |b| {
+            gost::cfb_encrypt(&c, &iv, 16, b).expect("valid IV")
+        });
+        if len != SIZES[0] {
+            row("omac", &mut |b| {
+                std::hint::black_box(gost::mac(&c, b, 16).expect("valid length"));
+            });
+        }
+    }
 }
 
 /// The modes with their own parameters, on one backend, over 16 KiB.

@@ -28,6 +28,24 @@ pub fn throughput_row(
     SpeedRow::compared(algorithm, implementation, operation, bytes, ns)
 }
 
+/// The operation of the one-block rows.
+pub const ONE_BLOCK: &str = "one-block encrypt";
+
+/// A row for one block encrypted in place through the `cipher` traits by a cipher keyed
+/// beforehand: the key schedule is not part of it.
+pub fn one_block_row<C: cipher::BlockCipherEncrypt>(
+    budget: Budget,
+    algorithm: &str,
+    implementation: &str,
+    c: &C,
+) -> SpeedRow {
+    let mut block = cipher::Block::<C>::default();
+    let bytes = block.len();
+    throughput_row(budget, algorithm, implementation, ONE_BLOCK, bytes, || {
+        c.encrypt_block(std::hint::black_box(&mut block))
+    })
+}
+
 /// The rows of every group whose name contains one of `filters` (every group when there is
 /// none).
 pub fn rows(budget: Budget, filters: &[String]) -> Vec<SpeedRow> {
@@ -73,6 +91,8 @@ mod tests {
         let rows = rows(TINY, &[]);
         let expected = [
             ("aes-128", "aes crate", "ecb-encrypt"),
+            ("aes-128", "aes crate", ONE_BLOCK),
+            ("aes-256", "vecrypt/", ONE_BLOCK),
             ("aes-128", "aes+ctr crates", "ctr"),
             ("aes-128", "vecrypt/", "ecb-decrypt"),
             ("aes-128", "vecrypt/", "cbc-encrypt"),
@@ -98,6 +118,8 @@ mod tests {
             ("ublock-256-256", "vecrypt/", "cbc-encrypt x32 keys"),
             ("ublock-256-256", "vecrypt/", "key+1-block"),
             ("ublock-128-128", "vecrypt/", "key-setup"),
+            ("ublock-128-256", "vecrypt/", ONE_BLOCK),
+            ("ublock-256-256", "vecrypt/", ONE_BLOCK),
             ("kuznyechik", "kuznyechik crate", "ecb-decrypt"),
             ("kuznyechik", "kuznyechik + ctr crates", "ctr"),
             ("kuznyechik", "vecrypt + ctr crate", "ctr"),
@@ -109,7 +131,27 @@ mod tests {
             ("kuznyechik", "vecrypt/", "cbc-decrypt z=2"),
             ("kuznyechik", "vecrypt/", "cfb z=2"),
             ("kuznyechik", "vecrypt/", "omac"),
+            ("kuznyechik", "kuznyechik crate", ONE_BLOCK),
+            ("kuznyechik", "vecrypt/", ONE_BLOCK),
+            ("kuznyechik", "vecrypt/", "ofb z=1"),
+            ("kuznyechik", "vecrypt/", "cbc-encrypt z=1"),
+            ("kuznyechik", "vecrypt/", "cfb z=1"),
         ];
+        // One block and the chained modes at 1 KiB and 16 KiB, on every backend.
+        for backend in vecrypt::kuznyechik::Kuznyechik::backends() {
+            for bytes in [1024, 16 << 10] {
+                for op in ["ofb z=1", "cbc-encrypt z=1", "cfb z=1", "omac"] {
+                    let imp = format!("vecrypt/{backend}");
+                    assert!(
+                        rows.iter().any(|r| r.algorithm == "kuznyechik"
+                            && r.implementation == imp
+                            && r.operation == op
+                            && r.bytes == bytes),
+                        "no kuznyechik {imp} {op} over {bytes} bytes"
+                    );
+                }
+            }
+        }
         for (algorithm, who, operation) in expected {
             assert!(
                 has(&rows, algorithm, who, operation),

@@ -13,7 +13,7 @@ use vecrypt::Backend;
 use vecrypt::modes::{BlockModes, MultiKey};
 use vecrypt::ublock::{KernelPart, Ublock, V128_128, V128_256, V256_256, Variant};
 
-use super::throughput_row;
+use super::{one_block_row, throughput_row};
 use crate::{Budget, SpeedRow};
 
 /// Bytes per call for the long-message rows: 1 MiB.
@@ -99,6 +99,8 @@ fn long_rows<V: Variant>(budget: Budget, rows: &mut Vec<SpeedRow>) {
 fn short_rows<V: Variant>(budget: Budget, rows: &mut Vec<SpeedRow>) {
     for maker in ordered::<V>() {
         let imp = maker.label;
+        let c = (maker.make)(&[0x33u8; 32][..V::KEY]).unwrap();
+        rows.push(one_block_row(budget, V::NAME, &imp, &c));
         let mut key = vec![0x33u8; V::KEY];
         let mut block = vec![0u8; V::BLOCK];
         rows.push(throughput_row(
