@@ -52,7 +52,7 @@ pub(crate) fn kdf_tree(key: &[u8], label: &[u8], seed: &[u8], out: &mut [u8]) ->
 }
 
 /// The MAC side of a `kuznyechik-ctr-acpkm-omac` context; the CTR-ACPKM side is the
-/// context's own stream, keyed with [`OmacState::key`]'s cipher key.
+/// context's own stream, keyed with the cipher key [`OmacState::derive`] returns.
 #[derive(Clone)]
 pub(crate) struct OmacState {
     /// The key OpenSSL gave, kept to derive again when the seed changes.

@@ -3,7 +3,7 @@
 //!
 //! The block sits in both 128-bit lanes of a YMM register. S is π (or π⁻¹) as sixteen
 //! VPSHUFB row lookups chosen by a tree of blends, whose dependency chain is short enough
-//! for a single block's latency (the decomposition of π in [`super::tables`] takes fewer
+//! for a single block's latency (the decomposition of π in [`mod@super::tables`] takes fewer
 //! shuffles but a chain several times as deep). L is applied as a 128 × 128 matrix over
 //! GF(2), by bits, two per register: for each bit pair `p`, a VPSLLVD of the block moves
 //! bit `7 - 2p` of every byte to the byte's top in the low lane and bit `6 - 2p` in the
