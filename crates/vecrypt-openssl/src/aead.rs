@@ -53,11 +53,7 @@ impl Keyed {
     /// exit.
     fn has_key(&self, key: &[u8]) -> bool {
         let own: &[u8] = &self.1;
-        if own.len() != key.len() {
-            return false;
-        }
-        let diff = own.iter().zip(key).fold(0u8, |d, (a, b)| d | (a ^ b));
-        core::hint::black_box(diff) == 0
+        bool::from(subtle::ConstantTimeEq::ct_eq(own, key))
     }
 }
 
