@@ -37,6 +37,57 @@ pub use features::{ARCH, Features, Kernel, features, kernels};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use tuning::tuning;
 
+/// What a kernel entry did with a call: all of the work, or none of it, its arguments left
+/// untouched so that the caller runs the portable code instead.
+#[must_use = "a declined call has done nothing; run the portable code"]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, reason = "no kernel of this architecture ever runs")
+)]
+pub(crate) enum Ran {
+    /// The kernel did the whole job.
+    Done,
+    /// This CPU or backend has no kernel for the job; nothing was touched.
+    Declined,
+}
+
+impl Ran {
+    /// Whether the kernel did the job.
+    #[inline(always)]
+    pub(crate) const fn done(self) -> bool {
+        matches!(self, Ran::Done)
+    }
+}
+
+/// The checked entry of a kernel: `checked!(kernels::NAME => expr)` evaluates `expr` (the
+/// `unsafe` call of a `#[kernel(NAME)]` function, with its `// SAFETY:` line, written at the
+/// call site inside an architecture folder) only when this CPU runs the kernel `NAME`, and
+/// is [`Ran::Done`] after it, or [`Ran::Declined`] without evaluating it.
+/// `checked!(kernels::NAME => Some expr)` gives `Some` of the value, or `None`.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_macros, reason = "no kernel of this architecture to check")
+)]
+macro_rules! checked {
+    ($kernel:expr => Some $call:expr) => {
+        if $kernel.runs() { Some($call) } else { None }
+    };
+    ($kernel:expr => $call:expr) => {
+        if $kernel.runs() {
+            $call;
+            $crate::cpu::Ran::Done
+        } else {
+            $crate::cpu::Ran::Declined
+        }
+    };
+}
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports, reason = "no kernel of this architecture to check")
+)]
+pub(crate) use checked;
+
 /// An implementation strategy. Not every algorithm has every backend.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]

@@ -30,13 +30,13 @@ mod native {
 
     /// No carry-less kernels here: every key hashes with the portable multiplication.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub(super) fn powers(_: &[u8; 16], _: &mut super::HashPowers) -> bool {
-        false
+    pub(super) fn powers(_: &[u8; 16], _: &mut super::HashPowers) -> crate::cpu::Ran {
+        crate::cpu::Ran::Declined
     }
 
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub(super) fn blocks(_: &super::HashPowers, _: &mut [u8; 16], _: &[u8]) -> bool {
-        false
+    pub(super) fn blocks(_: &super::HashPowers, _: &mut [u8; 16], _: &[u8]) -> crate::cpu::Ran {
+        crate::cpu::Ran::Declined
     }
 }
 
@@ -168,7 +168,8 @@ impl Ghash {
         wide: impl FnOnce(&[u8; 16], &mut HashPowers) -> bool,
     ) {
         self.h = *h;
-        self.clmul = simd && (wide(h, &mut self.powers) || native::powers(h, &mut self.powers));
+        self.clmul =
+            simd && (wide(h, &mut self.powers) || native::powers(h, &mut self.powers).done());
     }
 
     /// The powers of H the carry-less kernels take (zeros when they do not run this key).
@@ -179,7 +180,7 @@ impl Ghash {
     /// Absorbs whole blocks of `data` into the state `acc`.
     #[inline]
     pub(crate) fn update(&self, acc: &mut [u8; 16], data: &[u8]) {
-        if !(self.clmul && native::blocks(&self.powers, acc, data)) {
+        if !(self.clmul && native::blocks(&self.powers, acc, data).done()) {
             update(&self.h, acc, data);
         }
     }

@@ -86,7 +86,7 @@ where
     // Short slices are cheap either way, and stay out of a call to the register kernel
     // (whose frame would deepen the stack of the compact KEM).
     #[cfg(target_arch = "x86_64")]
-    if core::mem::size_of_val(s) >= SHORT && x86::integers(s) {
+    if core::mem::size_of_val(s) >= SHORT && x86::integers(s).done() {
         return;
     }
     s.zeroize();

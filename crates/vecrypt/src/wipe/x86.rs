@@ -5,20 +5,18 @@ use core::sync::atomic::{Ordering, compiler_fence};
 
 use zeroize::{DefaultIsZeroes, Zeroize};
 
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 
-/// Integer elements only: every bit pattern of their bytes is a valid `__m256i`. `false` if
-/// the CPU lacks AVX2 (the caller then falls back to `zeroize`).
-pub(crate) fn integers<T: DefaultIsZeroes>(s: &mut [T]) -> bool
+/// Integer elements only: every bit pattern of their bytes is a valid `__m256i`. Declined
+/// if the CPU lacks AVX2 (the caller then falls back to `zeroize`).
+pub(crate) fn integers<T: DefaultIsZeroes>(s: &mut [T]) -> Ran
 where
     [T]: Zeroize,
 {
-    if !kernels::WIPE_AVX2.runs() {
-        return false;
-    }
-    // SAFETY: AVX2 was checked just above.
-    unsafe { slice_avx2(s) };
-    true
+    checked!(kernels::WIPE_AVX2 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs WIPE_AVX2, the kernel's features.
+        unsafe { slice_avx2(s) }
+    })
 }
 
 #[kernel(WIPE_AVX2)]

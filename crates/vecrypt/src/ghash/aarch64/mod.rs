@@ -9,7 +9,7 @@
 use core::arch::aarch64::*;
 
 use super::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 #[kernel(AES_ARMV8)]
 #[inline]
@@ -173,25 +173,21 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 
 /// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
 /// and their Karatsuba keys from block [`KARATSUBA`] on (the rest stays as it is) for the
-/// GHASH kernels; false, writing nothing, when this CPU cannot run them.
-pub(crate) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
-    if !kernels::AES_ARMV8.runs() {
-        return false;
-    }
-    let mut key = polyval_key(h);
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { powers_kernel(&key, out) };
-    crate::wipe::array(&mut key);
-    true
+/// GHASH kernels; declined, writing nothing, when this CPU cannot run them.
+pub(crate) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> Ran {
+    checked!(kernels::AES_ARMV8 => {
+        let mut key = polyval_key(h);
+        // SAFETY: `checked!` runs this only on a CPU that runs AES_ARMV8, the kernel's features.
+        unsafe { powers_kernel(&key, out) };
+        crate::wipe::array(&mut key);
+    })
 }
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of
 /// [`powers`].
-pub(crate) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
-    if !kernels::AES_ARMV8.runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { ghash_kernel(powers, acc, data) }
-    true
+pub(crate) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> Ran {
+    checked!(kernels::AES_ARMV8 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs AES_ARMV8, the kernel's features.
+        unsafe { ghash_kernel(powers, acc, data) }
+    })
 }

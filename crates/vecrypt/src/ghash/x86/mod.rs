@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::{KARATSUBA, MAX_BATCH, POWERS, polyval_key};
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 #[kernel(AES_NI)]
 #[inline]
@@ -120,25 +120,21 @@ fn ghash_kernel(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) {
 
 /// Writes H^64 .. H^1 in the carry-less domain into the first [`MAX_BATCH`] blocks of `out`
 /// and their Karatsuba keys from block [`KARATSUBA`] on (the rest stays as it is) for the
-/// GHASH kernels; false, writing nothing, when this CPU cannot run them.
-pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
-    if !kernels::AES_NI.runs() {
-        return false;
-    }
-    let mut key = polyval_key(h);
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { powers_kernel(&key, out) };
-    crate::wipe::array(&mut key);
-    true
+/// GHASH kernels; declined, writing nothing, when this CPU cannot run them.
+pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> Ran {
+    checked!(kernels::AES_NI => {
+        let mut key = polyval_key(h);
+        // SAFETY: `checked!` runs this only on a CPU that runs AES_NI, the kernel's features.
+        unsafe { powers_kernel(&key, out) };
+        crate::wipe::array(&mut key);
+    })
 }
 
 /// Absorbs whole blocks into the GHASH state `acc` (GCM's byte order), with the powers of
 /// [`powers`].
-pub(super) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> bool {
-    if !kernels::AES_NI.runs() {
-        return false;
-    }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { ghash_kernel(powers, acc, data) }
-    true
+pub(super) fn ghash(powers: &[[u8; 16]; POWERS], acc: &mut [u8; 16], data: &[u8]) -> Ran {
+    checked!(kernels::AES_NI => {
+        // SAFETY: `checked!` runs this only on a CPU that runs AES_NI, the kernel's features.
+        unsafe { ghash_kernel(powers, acc, data) }
+    })
 }
