@@ -29,8 +29,6 @@ use core::marker::PhantomData;
 
 use aead::array::ArraySize;
 use aead::consts::{U12, U16};
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::ZeroizeOnDrop;
 
@@ -336,43 +334,7 @@ impl<K: KeySize, N, T> KeyInit for AesGcm<K, N, T> {
     }
 }
 
-impl<K: KeySize, N: ArraySize, T: ArraySize> AeadCore for AesGcm<K, N, T> {
-    type NonceSize = N;
-    type TagSize = T;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
-
-impl<K: KeySize, N: ArraySize, T: ArraySize> AeadInOut for AesGcm<K, N, T> {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<Tag<Self>> {
-        if !(12..=16).contains(&T::USIZE) {
-            return Err(aead::Error);
-        }
-        let buf = buffer.into_out_with_copied_in();
-        let full = self
-            .encrypt_detached(nonce, associated_data, buf)
-            .map_err(|_| aead::Error)?;
-        let mut tag = Tag::<Self>::default();
-        tag.copy_from_slice(&full[..T::USIZE]);
-        Ok(tag)
-    }
-
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &Tag<Self>,
-    ) -> aead::Result<()> {
-        let buf = buffer.into_out_with_copied_in();
-        self.decrypt_detached(nonce, associated_data, buf, tag)
-            .map_err(|_| aead::Error)
-    }
-}
+crate::modes::aead_traits!([K: KeySize, N: ArraySize, T: ArraySize] AesGcm<K, N, T>, nonce = N, tag = T, tags = 12..=16);
 
 #[cfg(test)]
 mod tests {

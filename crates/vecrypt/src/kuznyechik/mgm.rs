@@ -20,8 +20,6 @@
 //! sliced layout add about 4% on top.
 
 use aead::consts::U16;
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
 
 use super::dispatch::Kernels;
@@ -442,40 +440,7 @@ impl KeyInit for KuznyechikMgm {
     }
 }
 
-impl AeadCore for KuznyechikMgm {
-    type NonceSize = U16;
-    type TagSize = U16;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
-
-impl AeadInOut for KuznyechikMgm {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<Tag<Self>> {
-        // MGM works in place; the input is copied over first when the buffers differ.
-        let output = buffer.into_out_with_copied_in();
-        let tag = self
-            .encrypt_detached(nonce, associated_data, output)
-            .map_err(|_| aead::Error)?;
-        Ok(tag.into())
-    }
-
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &Tag<Self>,
-    ) -> aead::Result<()> {
-        // On failure the output holds the ciphertext, never plaintext.
-        let output = buffer.into_out_with_copied_in();
-        self.decrypt_detached(nonce, associated_data, output, tag)
-            .map_err(|_| aead::Error)
-    }
-}
+crate::modes::aead_traits!([] KuznyechikMgm, nonce = U16, tag = U16, tags = MIN_TAG..=BLOCK);
 
 #[cfg(test)]
 mod tests {

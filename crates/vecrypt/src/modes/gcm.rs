@@ -54,8 +54,6 @@ use core::marker::PhantomData;
 
 use aead::array::ArraySize;
 use aead::consts::{U12, U16};
-use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Nonce, Tag, TagPosition};
 use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::ZeroizeOnDrop;
 
@@ -399,44 +397,7 @@ impl<C: GcmCipher, N, T> KeyInit for Gcm<C, N, T> {
     }
 }
 
-impl<C: GcmCipher, N: ArraySize, T: ArraySize> AeadCore for Gcm<C, N, T> {
-    type NonceSize = N;
-    type TagSize = T;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
-
-impl<C: GcmCipher, N: ArraySize, T: ArraySize> AeadInOut for Gcm<C, N, T> {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<Tag<Self>> {
-        if !(12..=16).contains(&T::USIZE) {
-            return Err(aead::Error);
-        }
-        let buf = buffer.into_out_with_copied_in();
-        let mut full = self
-            .encrypt_detached(nonce, associated_data, buf)
-            .map_err(|_| aead::Error)?;
-        let mut tag = Tag::<Self>::default();
-        tag.copy_from_slice(&full[..T::USIZE]);
-        crate::wipe::array(&mut full);
-        Ok(tag)
-    }
-
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &Tag<Self>,
-    ) -> aead::Result<()> {
-        let buf = buffer.into_out_with_copied_in();
-        self.decrypt_detached(nonce, associated_data, buf, tag)
-            .map_err(|_| aead::Error)
-    }
-}
+super::aead_traits!([C: GcmCipher, N: ArraySize, T: ArraySize] Gcm<C, N, T>, nonce = N, tag = T, tags = 12..=16);
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,7 @@
 //! crate it can be neither named nor called. [`BlockModes`] is the checked public face, and
 //! every length it takes is checked before a kernel runs.
 
+mod aead_traits;
 mod cipher_traits;
 pub mod gcm;
 pub mod gost;
@@ -16,6 +17,7 @@ pub(crate) mod omac;
 #[cfg(feature = "release-unverified")]
 pub(crate) mod stream;
 
+pub(crate) use aead_traits::aead_traits;
 pub(crate) use cipher_traits::KernelBackend;
 pub use gcm::{Gcm, GcmCipher};
 pub(crate) use kernel::BlockKernel;
