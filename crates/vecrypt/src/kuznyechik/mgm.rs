@@ -137,7 +137,8 @@ impl KuznyechikMgm {
     fn keystream(&self, y: &mut u128, buf: &mut [u8]) {
         let start = *y;
         let mut counter = y.to_be_bytes();
-        if (self.cipher.kernels).mgm_keystream(&self.cipher.rk, &mut counter, buf) {
+        let (rk, kernels) = (&self.cipher.rk, &self.cipher.kernels);
+        if kernels.mgm_keystream(rk, &mut counter, buf).done() {
             let blocks = buf.len().div_ceil(BLOCK) as u64;
             *y = (start >> 64 << 64) | u128::from((start as u64).wrapping_add(blocks));
             crate::wipe::array(&mut counter);
@@ -282,7 +283,7 @@ enum Half {
 
 /// Writes `blocks` successive counter values into `out`, advancing `counter`.
 fn fill(out: &mut [u8], blocks: usize, counter: &mut u128, half: Half) {
-    if Native::mgm_fill_counters(out, blocks, counter, half == Half::Left) {
+    if Native::mgm_fill_counters(out, blocks, counter, half == Half::Left).done() {
         return;
     }
     let next = match half {
@@ -559,7 +560,8 @@ mod tests {
                 y = increment_right(y);
             }
             let mut counter = y0.to_be_bytes();
-            assert!(kernels.mgm_keystream(&fast.rk, &mut counter, &mut got));
+            let ran = kernels.mgm_keystream(&fast.rk, &mut counter, &mut got);
+            assert_eq!(ran, crate::cpu::Ran::Done, "keystream runs, {what}");
             assert_eq!(got, data, "keystream of open, {what}");
             assert_eq!(u128::from_be_bytes(counter), y, "{what}");
         }

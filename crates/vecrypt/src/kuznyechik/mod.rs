@@ -237,7 +237,7 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_encrypt(&self, buf: &mut [u8]) {
-        if self.kernels.encrypt(&self.rk, buf) {
+        if self.kernels.encrypt(&self.rk, buf).done() {
             return;
         }
         #[cfg(feature = "table-backends")]
@@ -248,7 +248,7 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_decrypt(&self, buf: &mut [u8]) {
-        if self.kernels.decrypt(&self.rk, buf) {
+        if self.kernels.decrypt(&self.rk, buf).done() {
             return;
         }
         #[cfg(feature = "table-backends")]
@@ -262,7 +262,7 @@ impl BlockKernel for Kuznyechik {
         let Ok(c) = <&mut [u8; BLOCK]>::try_from(&mut *counter) else {
             return crate::modes::ctr_apply_batched(self, counter, buf);
         };
-        if self.kernels.ctr(&self.rk, c, buf) {
+        if self.kernels.ctr(&self.rk, c, buf).done() {
             return;
         }
         #[cfg(feature = "table-backends")]
@@ -280,7 +280,7 @@ impl BlockKernel for Kuznyechik {
     }
 
     fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-        if self.kernels.chain(&self.rk, mode, register, buf) {
+        if self.kernels.chain(&self.rk, mode, register, buf).done() {
             return;
         }
         crate::modes::chain_by_steps(self, mode, register, buf);

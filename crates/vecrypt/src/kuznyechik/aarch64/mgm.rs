@@ -6,7 +6,7 @@
 
 use core::arch::aarch64::*;
 
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{checked, kernel, kernels};
 
 /// A big-endian block as a little-endian 128-bit integer in two 64-bit lanes (low half
 /// first).
@@ -54,9 +54,9 @@ unsafe fn mul_sum_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 /// The unreduced sum of `H_i * X_i` over the blocks of `hs` and `xs` as (low, high) halves
 /// of a 256-bit polynomial; `None` if the CPU lacks PMULL.
 pub(super) fn mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
-    if !kernels::KUZNYECHIK_MGM_PMULL.runs() {
-        return None;
-    }
-    // SAFETY: the required features were just checked.
-    Some(unsafe { mul_sum_impl(hs, xs) })
+    checked!(kernels::KUZNYECHIK_MGM_PMULL => Some {
+        // SAFETY: `checked!` runs this only on a CPU that runs KUZNYECHIK_MGM_PMULL, the
+        // kernel's features.
+        unsafe { mul_sum_impl(hs, xs) }
+    })
 }

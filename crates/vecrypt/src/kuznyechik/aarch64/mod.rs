@@ -48,7 +48,7 @@ mod mgm;
 
 use super::dispatch::Kernels;
 use super::{KEY, RoundKeys};
-use crate::cpu::{Backend, kernels};
+use crate::cpu::{Backend, Ran, kernels};
 use crate::modes::Chain;
 
 /// The NEON kernels of one key: `neon` is set only by [`Kernels::keyed`], and only for a
@@ -73,49 +73,54 @@ impl Kernels for Native {
         Some(unsafe { block::expand_key(key) })
     }
 
-    fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> bool {
-        if self.neon {
-            // SAFETY: as in `expand_key`.
-            unsafe { entry::encrypt(rk, buf) };
+    fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
+        if !self.neon {
+            return Ran::Declined;
         }
-        self.neon
+        // SAFETY: as in `expand_key`.
+        unsafe { entry::encrypt(rk, buf) };
+        Ran::Done
     }
 
-    fn decrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> bool {
-        if self.neon {
-            // SAFETY: as in `expand_key`.
-            unsafe { entry::decrypt(rk, buf) };
+    fn decrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
+        if !self.neon {
+            return Ran::Declined;
         }
-        self.neon
+        // SAFETY: as in `expand_key`.
+        unsafe { entry::decrypt(rk, buf) };
+        Ran::Done
     }
 
-    fn ctr(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
-        if self.neon {
-            // SAFETY: as in `expand_key`.
-            unsafe { entry::ctr::<false>(rk, counter, buf) };
+    fn ctr(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> Ran {
+        if !self.neon {
+            return Ran::Declined;
         }
-        self.neon
+        // SAFETY: as in `expand_key`.
+        unsafe { entry::ctr::<false>(rk, counter, buf) };
+        Ran::Done
     }
 
-    fn chain(&self, rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> bool {
+    fn chain(&self, rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> Ran {
         // Several chains at once go one step of all per call of the cipher, which runs them
         // side by side; one chain runs whole in one call.
         let Ok(register) = <&mut [u8; 16]>::try_from(register) else {
-            return false;
+            return Ran::Declined;
         };
-        if self.neon {
-            // SAFETY: as in `expand_key`.
-            unsafe { entry::chain(rk, mode, register, buf) };
+        if !self.neon {
+            return Ran::Declined;
         }
-        self.neon
+        // SAFETY: as in `expand_key`.
+        unsafe { entry::chain(rk, mode, register, buf) };
+        Ran::Done
     }
 
-    fn mgm_keystream(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
-        if self.neon {
-            // SAFETY: as in `expand_key`.
-            unsafe { entry::ctr::<true>(rk, counter, buf) };
+    fn mgm_keystream(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> Ran {
+        if !self.neon {
+            return Ran::Declined;
         }
-        self.neon
+        // SAFETY: as in `expand_key`.
+        unsafe { entry::ctr::<true>(rk, counter, buf) };
+        Ran::Done
     }
 
     fn mgm_mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {

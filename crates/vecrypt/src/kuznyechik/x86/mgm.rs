@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 /// # Safety
 /// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
@@ -188,15 +188,15 @@ unsafe fn mul_sum_wide_impl(hs: &[u8], xs: &[u8]) -> (u128, u128) {
 
 /// Writes `blocks` successive counter values (big-endian blocks) into `out` and advances
 /// `counter`: the high 64-bit half is incremented when `left`, else the low half, each
-/// modulo 2^64. `false` if the CPU lacks AVX-512BW (the caller then fills block by block).
-pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
-    if !kernels::KUZNYECHIK_MGM_COUNTERS_AVX512.runs() {
-        return false;
-    }
-    assert!(out.len() >= 16 * blocks);
-    // SAFETY: the required features were just checked; `out` holds `blocks` blocks.
-    unsafe { fill_counters_impl(out, blocks, counter, left) };
-    true
+/// modulo 2^64. Declined, writing nothing, if the CPU lacks AVX-512BW (the caller then
+/// fills block by block).
+pub(super) fn fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> Ran {
+    checked!(kernels::KUZNYECHIK_MGM_COUNTERS_AVX512 => {
+        assert!(out.len() >= 16 * blocks);
+        // SAFETY: `checked!` runs this only on a CPU that runs KUZNYECHIK_MGM_COUNTERS_AVX512,
+        // the kernel's features; `out` holds `blocks` blocks.
+        unsafe { fill_counters_impl(out, blocks, counter, left) }
+    })
 }
 
 /// # Safety
@@ -245,15 +245,20 @@ unsafe fn fill_counters_impl(out: &mut [u8], blocks: usize, counter: &mut u128, 
 }
 
 /// The unreduced sum of `H_i * X_i` over the blocks of `hs` and `xs` as (low, high) halves
-/// of a 256-bit polynomial; `None` if the CPU lacks PCLMULQDQ.
+/// of a 256-bit polynomial, four blocks per product where the CPU has VPCLMULQDQ; `None`
+/// if it lacks PCLMULQDQ.
 pub(super) fn mul_sum(hs: &[u8], xs: &[u8]) -> Option<(u128, u128)> {
-    if kernels::KUZNYECHIK_MGM_VPCLMUL.runs() {
-        // SAFETY: the required features were just checked.
-        return Some(unsafe { mul_sum_wide_impl(hs, xs) });
+    let wide = checked!(kernels::KUZNYECHIK_MGM_VPCLMUL => Some {
+        // SAFETY: `checked!` runs this only on a CPU that runs KUZNYECHIK_MGM_VPCLMUL, the
+        // kernel's features.
+        unsafe { mul_sum_wide_impl(hs, xs) }
+    });
+    if wide.is_some() {
+        return wide;
     }
-    if !kernels::KUZNYECHIK_MGM_CLMUL.runs() {
-        return None;
-    }
-    // SAFETY: the required features were just checked.
-    Some(unsafe { mul_sum_impl(hs, xs) })
+    checked!(kernels::KUZNYECHIK_MGM_CLMUL => Some {
+        // SAFETY: `checked!` runs this only on a CPU that runs KUZNYECHIK_MGM_CLMUL, the
+        // kernel's features.
+        unsafe { mul_sum_impl(hs, xs) }
+    })
 }

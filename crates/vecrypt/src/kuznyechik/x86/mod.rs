@@ -18,7 +18,7 @@ use avx512::{Counting, SlicedKeys};
 
 use super::dispatch::Kernels;
 use super::{KEY, RoundKeys};
-use crate::cpu::{Backend, kernels};
+use crate::cpu::{Backend, Ran, kernels};
 use crate::modes::Chain;
 
 /// The kernel a key runs, decided at keying.
@@ -72,33 +72,33 @@ impl Kernels for Native {
         }
     }
 
-    fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+    fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
         // SAFETY: as in `expand_key`.
         unsafe {
             match self.engine {
                 Engine::Avx512 { .. } => avx512::encrypt_blocks(rk, &self.sliced, buf),
                 Engine::Avx2Gfni => avx2::encrypt_gfni(rk, buf),
                 Engine::Avx2 => avx2::encrypt_shuffles(rk, buf),
-                Engine::Portable => return false,
+                Engine::Portable => return Ran::Declined,
             }
         }
-        true
+        Ran::Done
     }
 
-    fn decrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> bool {
+    fn decrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
         // SAFETY: as in `expand_key`.
         unsafe {
             match self.engine {
                 Engine::Avx512 { .. } => avx512::decrypt_blocks(rk, &self.sliced, buf),
                 Engine::Avx2Gfni => avx2::decrypt_gfni(rk, buf),
                 Engine::Avx2 => avx2::decrypt_shuffles(rk, buf),
-                Engine::Portable => return false,
+                Engine::Portable => return Ran::Declined,
             }
         }
-        true
+        Ran::Done
     }
 
-    fn ctr(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
+    fn ctr(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> Ran {
         // SAFETY: as in `expand_key`.
         unsafe {
             match self.engine {
@@ -107,13 +107,13 @@ impl Kernels for Native {
                 }
                 Engine::Avx2Gfni => avx2::ctr_gfni(rk, counter, buf),
                 Engine::Avx2 => avx2::ctr_shuffles(rk, counter, buf),
-                Engine::Portable => return false,
+                Engine::Portable => return Ran::Declined,
             }
         }
-        true
+        Ran::Done
     }
 
-    fn chain(&self, rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> bool {
+    fn chain(&self, rk: &RoundKeys, mode: Chain, register: &mut [u8], buf: &mut [u8]) -> Ran {
         match self.engine {
             // SAFETY: as in `expand_key`.
             Engine::Avx512 { .. } => unsafe {
@@ -121,18 +121,18 @@ impl Kernels for Native {
             },
             // SAFETY: as in `expand_key`.
             Engine::Avx2 => unsafe { avx2::chain_shuffles(rk, mode, register, buf) },
-            _ => false,
+            _ => Ran::Declined,
         }
     }
 
-    fn mgm_keystream(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> bool {
+    fn mgm_keystream(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> Ran {
         match self.engine {
             Engine::Avx512 { .. } => {
                 // SAFETY: as in `expand_key`.
                 unsafe { avx512::ctr(rk, &self.sliced, Counting::Right, counter, buf) };
-                true
+                Ran::Done
             }
-            _ => false,
+            _ => Ran::Declined,
         }
     }
 
@@ -167,7 +167,7 @@ impl Kernels for Native {
         }
     }
 
-    fn mgm_fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> bool {
+    fn mgm_fill_counters(out: &mut [u8], blocks: usize, counter: &mut u128, left: bool) -> Ran {
         mgm::fill_counters(out, blocks, counter, left)
     }
 

@@ -18,7 +18,7 @@ use core::arch::x86_64::*;
 
 use super::pair::lane_key;
 use super::tables::xor;
-use crate::cpu::kernel;
+use crate::cpu::{Ran, kernel};
 use crate::kuznyechik::RoundKeys;
 use crate::kuznyechik::consts::{L_COLUMNS, L_INV_COLUMNS, PI, PI_INV};
 use crate::modes::Chain;
@@ -291,7 +291,7 @@ unsafe fn chain_one(rk: &RoundKeys, mode: Chain, register: &mut [u8; 16], buf: &
     }
 }
 
-/// Runs `mode` over the whole blocks of `buf` with a register of one block; `false`, and
+/// Runs `mode` over the whole blocks of `buf` with a register of one block; declined, and
 /// nothing done, for other register lengths.
 ///
 /// # Safety
@@ -301,11 +301,11 @@ pub(in crate::kuznyechik::x86) unsafe fn chain(
     mode: Chain,
     register: &mut [u8],
     buf: &mut [u8],
-) -> bool {
+) -> Ran {
     let Ok(register) = <&mut [u8; 16]>::try_from(register) else {
-        return false;
+        return Ran::Declined;
     };
     // SAFETY: the caller guarantees the features.
     unsafe { chain_one(rk, mode, register, buf) };
-    true
+    Ran::Done
 }

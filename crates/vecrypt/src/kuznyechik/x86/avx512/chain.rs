@@ -28,7 +28,7 @@
 use core::arch::x86_64::*;
 
 use super::tables::{FROM_PHI, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, TO_PHI};
-use crate::cpu::kernel;
+use crate::cpu::{Ran, kernel};
 use crate::kuznyechik::RoundKeys;
 use crate::modes::Chain;
 
@@ -432,7 +432,7 @@ unsafe fn chain_impl<const Z: usize>(
 }
 
 /// Runs `mode` over the whole blocks of `buf` with a register of one or two blocks (one
-/// chain each, block `i` on chain `i % z`); `false`, and nothing done, for other register
+/// chain each, block `i` on chain `i % z`); declined, and nothing done, for other register
 /// lengths.
 ///
 /// # Safety
@@ -442,16 +442,16 @@ pub(super) unsafe fn chain(
     mode: Chain,
     register: &mut [u8],
     buf: &mut [u8],
-) -> bool {
+) -> Ran {
     // SAFETY: the caller guarantees the features.
     unsafe {
         match register.len() {
             16 => chain_impl::<1>(keys, mode, register, buf),
             32 => chain_impl::<2>(keys, mode, register, buf),
-            _ => return false,
+            _ => return Ran::Declined,
         }
     }
-    true
+    Ran::Done
 }
 
 /// The first `Z` blocks of `buf`, each entered as its own chain.
@@ -545,14 +545,14 @@ pub(super) fn is_few(len: usize, decrypt: bool) -> bool {
 
 /// Encrypts one to [`FEW`] (or, with `decrypt`, decrypts one to [`FEW_DECRYPT`])
 /// independent blocks in place, each a chain of its own: for a call this short the latency
-/// of one block is the cost. `false`, and nothing done, for other lengths (see
+/// of one block is the cost. Declined, and nothing done, for other lengths (see
 /// [`is_few`]).
 ///
 /// # Safety
 /// The CPU runs [`KUZNYECHIK_AVX512`](crate::cpu::kernels::KUZNYECHIK_AVX512).
-pub(super) unsafe fn few(keys: &ChainKeys, buf: &mut [u8], decrypt: bool) -> bool {
+pub(super) unsafe fn few(keys: &ChainKeys, buf: &mut [u8], decrypt: bool) -> Ran {
     if !is_few(buf.len(), decrypt) {
-        return false;
+        return Ran::Declined;
     }
     // SAFETY: the caller guarantees the features.
     unsafe {
@@ -562,8 +562,8 @@ pub(super) unsafe fn few(keys: &ChainKeys, buf: &mut [u8], decrypt: bool) -> boo
             (48, false) => encrypt_few_impl::<3>(keys, buf),
             (16, true) => decrypt_few_impl::<1>(keys, buf),
             (32, true) => decrypt_few_impl::<2>(keys, buf),
-            _ => return false,
+            _ => return Ran::Declined,
         }
     }
-    true
+    Ran::Done
 }

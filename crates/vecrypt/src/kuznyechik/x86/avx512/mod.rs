@@ -64,7 +64,7 @@ pub(super) use counters::Counting;
 pub(super) use keys::SlicedKeys;
 use tables::{BATCH, L_INV_PHI, L_PHI, PI_INV_PHI, PI_PHI, tables};
 
-use crate::cpu::kernel;
+use crate::cpu::{Ran, kernel};
 use crate::kuznyechik::RoundKeys;
 use crate::kuznyechik::consts::{PI, PI_INV};
 use crate::modes::Chain;
@@ -150,7 +150,7 @@ pub(super) unsafe fn expand_key(key: &[u8; 32]) -> RoundKeys {
 pub(super) unsafe fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: the caller guarantees the features.
     unsafe {
-        if !(chain::is_few(buf.len(), false) && chain::few(keys.chain(rk), buf, false)) {
+        if !(chain::is_few(buf.len(), false) && chain::few(keys.chain(rk), buf, false).done()) {
             encrypt_impl(rk, keys, buf);
         }
     }
@@ -163,7 +163,7 @@ pub(super) unsafe fn encrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut
 pub(super) unsafe fn decrypt_blocks(rk: &RoundKeys, keys: &SlicedKeys, buf: &mut [u8]) {
     // SAFETY: the caller guarantees the features.
     unsafe {
-        if !(chain::is_few(buf.len(), true) && chain::few(keys.chain(rk), buf, true)) {
+        if !(chain::is_few(buf.len(), true) && chain::few(keys.chain(rk), buf, true).done()) {
             decrypt_impl(rk, keys, buf);
         }
     }
@@ -185,7 +185,7 @@ pub(super) unsafe fn ctr(
 }
 
 /// Runs `mode` over the whole blocks of `buf` with a register of one or two blocks (one
-/// chain each); `false`, and nothing done, for other register lengths.
+/// chain each); declined, and nothing done, for other register lengths.
 ///
 /// # Safety
 /// The CPU runs [`KUZNYECHIK_AVX512`](crate::cpu::kernels::KUZNYECHIK_AVX512).
@@ -195,9 +195,9 @@ pub(super) unsafe fn chain(
     mode: Chain,
     register: &mut [u8],
     buf: &mut [u8],
-) -> bool {
+) -> Ran {
     if !matches!(register.len(), 16 | 32) {
-        return false;
+        return Ran::Declined;
     }
     // SAFETY: the caller guarantees the features.
     unsafe { chain::chain(keys.chain(rk), mode, register, buf) }
