@@ -1,6 +1,9 @@
 //! uBlock-128/128, uBlock-128/256 and uBlock-256/256 (Wu Wenling et al., 2019).
 //!
-//! Kernels, chosen once per call from the backend and the data size:
+//! Each key keeps the kernels its backend runs on this CPU, decided once at keying: one
+//! `Native` per architecture behind the interface of `dispatch.rs`, made with the key, that
+//! also holds the round keys in the forms its kernels take. Each call then picks among those
+//! kernels by the data size:
 //! - one block, two 128-bit blocks (and CBC encryption of one stream): the design
 //!   document's one nibble per byte layout (`x86/nibbles/`), whose round is the shortest
 //!   chain, a block at a time;
@@ -53,12 +56,8 @@
 #[allow(unsafe_code)]
 mod aarch64;
 pub(crate) mod consts;
+mod dispatch;
 mod key_schedule;
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-)))]
-mod no_kernels;
 // The two bitsliced layouts, generic over the register type, that the kernels build on:
 // bit-planes inside the nibble (x86-64 and AArch64), and one register per state bit with its
 // transposition (x86-64).
@@ -74,16 +73,28 @@ mod soft;
 #[allow(unsafe_code)]
 mod x86;
 
-// The kernels of the architecture this is built for, behind one interface.
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-use aarch64 as native;
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-)))]
-use no_kernels as native;
-#[cfg(target_arch = "x86_64")]
-use x86 as native;
+/// The vector kernels of the architecture this library is built for: the one place where
+/// the front names an architecture.
+mod native {
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    pub(super) use super::aarch64::Native;
+    #[cfg(target_arch = "x86_64")]
+    pub(super) use super::x86::Native;
+
+    /// No vector kernels for this architecture: every key runs the portable code.
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    #[derive(Clone, Default)]
+    pub(super) struct Native;
+
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    impl super::dispatch::Kernels for Native {}
+}
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -102,6 +113,7 @@ use crate::cpu::{self, Backend, Candidate, kernels};
 #[cfg(feature = "std")]
 use crate::modes::NamedCipher;
 use crate::modes::{self, BlockKernel, KernelBackend};
+use dispatch::Kernels;
 
 /// One member of the uBlock family: its sizes and tables.
 pub trait Variant: Copy + Send + Sync + 'static + private::Sealed {
@@ -237,13 +249,9 @@ pub struct Ublock<V: Variant> {
     /// Round keys, expanded on first use that needs them; on the heap so that moving the
     /// cipher copies a pointer, not 800 bytes.
     rk: Cache<RoundKeys>,
-    /// The round keys in the forms the kernels of this architecture take, made on first use
-    /// (nothing where no kernel needs them).
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(dead_code)
-    )]
-    kernel_keys: native::KernelKeys,
+    /// The kernels this key's backend runs on this CPU, chosen at keying, with the round
+    /// keys in the forms they take, made on first use (nothing where no kernel needs them).
+    kernels: native::Native,
     backend: Backend,
     /// Every call on the paired-nibble kernel ([`Ublock::with_paper_layout`]).
     paper_layout: bool,
@@ -305,7 +313,7 @@ impl<V: Variant> Ublock<V> {
                 k
             },
             rk: Cache::default(),
-            kernel_keys: native::KernelKeys::default(),
+            kernels: native::Native::keyed(backend),
             backend,
             paper_layout: false,
             _variant: PhantomData,
@@ -313,9 +321,9 @@ impl<V: Variant> Ublock<V> {
     }
 
     /// The key schedule: in registers on the SIMD backends, portable on the portable one.
-    fn schedule(key: &[u8], backend: Backend) -> RoundKeys {
+    fn schedule(kernels: &native::Native, key: &[u8]) -> RoundKeys {
         let mut rk = RoundKeys([[0u8; 32]; 25]);
-        if !native::expand_key::<V>(key, backend, &mut rk) {
+        if !kernels.expand_key::<V>(key, &mut rk).done() {
             rk = key_schedule::expand::<V>(key);
         }
         rk
@@ -323,7 +331,7 @@ impl<V: Variant> Ublock<V> {
 
     fn rk(&self) -> &RoundKeys {
         self.rk
-            .get_or_init(|| Self::schedule(&self.key[..V::KEY], self.backend))
+            .get_or_init(|| Self::schedule(&self.kernels, &self.key[..V::KEY]))
     }
 
     /// Round key `i` (0..=rounds), for the crate's known-answer tests of the key schedule.
@@ -341,7 +349,7 @@ impl<V: Variant> Ublock<V> {
     /// than a batch.
     #[cfg(feature = "kernel-parts")]
     pub fn run_kernel_part(&self, part: KernelPart, buf: &mut [u8]) -> usize {
-        native::kernel_part(self, part, buf)
+        self.kernels.kernel_part(self, part, buf).unwrap_or(0)
     }
 }
 
@@ -359,7 +367,7 @@ pub enum KernelPart {
 
 impl<V: Variant> Ublock<V> {
     fn run_ecb(&self, buf: &mut [u8], decrypt: bool) {
-        if native::ecb(self, buf, decrypt) {
+        if self.kernels.ecb(self, buf, decrypt).done() {
         } else if decrypt {
             soft::decrypt_blocks::<V>(self.rk(), buf);
         } else {
@@ -368,13 +376,13 @@ impl<V: Variant> Ublock<V> {
     }
 
     fn run_ctr(&self, counter: &mut [u8], buf: &mut [u8]) {
-        if !native::ctr(self, counter, buf) {
+        if !self.kernels.ctr(self, counter, buf).done() {
             modes::ctr_apply_batched(self, counter, buf);
         }
     }
 
     fn run_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        if !native::cbc_decrypt(self, iv, buf) {
+        if !self.kernels.cbc_decrypt(self, iv, buf).done() {
             modes::cbc_decrypt_batched(self, iv, buf);
         }
     }
@@ -418,7 +426,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_encrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        if !native::cbc_encrypt(self, iv, buf) {
+        if !self.kernels.cbc_encrypt(self, iv, buf).done() {
             for block in buf.chunks_exact_mut(V::BLOCK) {
                 modes::xor_in_place(block, iv);
                 soft::encrypt_blocks::<V>(self.rk(), block);
@@ -432,7 +440,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_encrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
-        if !native::streams(keys, StreamsMode::EcbEncrypt, &mut [], bufs) {
+        if !native::Native::streams(keys, StreamsMode::EcbEncrypt, &mut [], bufs).done() {
             for (k, b) in keys.iter().zip(bufs.iter_mut()) {
                 k.kernel_encrypt(b);
             }
@@ -440,7 +448,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_decrypt_multi(keys: &[&Self], bufs: &mut [&mut [u8]]) {
-        if !native::streams(keys, StreamsMode::EcbDecrypt, &mut [], bufs) {
+        if !native::Native::streams(keys, StreamsMode::EcbDecrypt, &mut [], bufs).done() {
             for (k, b) in keys.iter().zip(bufs.iter_mut()) {
                 k.kernel_decrypt(b);
             }
@@ -448,7 +456,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_decrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        if !native::streams(keys, StreamsMode::CbcDecrypt, ivs, bufs) {
+        if !native::Native::streams(keys, StreamsMode::CbcDecrypt, ivs, bufs).done() {
             for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
                 k.kernel_cbc_decrypt(iv, b);
             }
@@ -456,7 +464,7 @@ impl<V: Variant> BlockKernel for Ublock<V> {
     }
 
     fn kernel_cbc_encrypt_multi(keys: &[&Self], ivs: &mut [&mut [u8]], bufs: &mut [&mut [u8]]) {
-        if !native::cbc_encrypt_streams(keys, ivs, bufs) {
+        if !native::Native::cbc_encrypt_streams(keys, ivs, bufs).done() {
             for ((k, iv), b) in keys.iter().zip(ivs.iter_mut()).zip(bufs.iter_mut()) {
                 k.kernel_cbc_encrypt(iv, b);
             }

@@ -12,7 +12,11 @@
 //!   CBC encryption of streams side by side, ECB and CBC decryption of short streams that
 //!   together fill a batch).
 //!
-//! Every function here returns `false` when it did nothing, and the front then runs the
+//! [`Native`] is what the front keeps per key: whether its backend runs the kernels on this
+//! CPU, decided once at keying with the kernel table's `runs()` (its [`Engine`]), and the
+//! round keys in the forms the kernels take, made on first use. Each call then takes the
+//! kernel for its size. The entry points of each layout check the CPU again (`checked!`)
+//! and decline, like every entry here, when they did nothing; the front then runs the
 //! portable code.
 //!
 //! # Bounds
@@ -30,27 +34,36 @@
 mod nibbles;
 mod planes;
 
+use super::dispatch::Kernels;
 use super::planes::PlaneKeys;
 use super::{RoundKeys, StreamsMode, Ublock, Variant};
 use crate::cache::Cache;
-use crate::cpu::{Backend, kernels};
+use crate::cpu::{Backend, Ran, kernels};
 use nibbles::NibbleKeys;
 
-/// Whether this CPU runs the kernels.
-fn available() -> bool {
-    kernels::UBLOCK_NEON.runs()
+/// The kernels a key's backend runs on this CPU, decided at keying.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Engine {
+    /// None: the portable code.
+    #[default]
+    Portable,
+    /// The nibble and bit-plane kernels ([`kernels::UBLOCK_NEON`]).
+    Neon,
 }
 
-/// The round keys in the forms of the kernels, each made on its first use; zeroized on drop.
+/// The AArch64 kernels of one key: the engine, and the round keys in the forms of the
+/// kernels, each made on its first use; zeroized on drop. Only [`Kernels::keyed`] makes an
+/// engine other than [`Engine::Portable`].
 #[derive(Clone, Default)]
-pub(super) struct KernelKeys {
+pub(super) struct Native {
+    engine: Engine,
     /// Folded, one nibble per byte.
     nibbles: Cache<NibbleKeys>,
     /// As bit-planes inside the nibble.
     planes: Cache<PlaneKeys>,
 }
 
-impl Drop for KernelKeys {
+impl Drop for Native {
     fn drop(&mut self) {
         if let Some(k) = self.nibbles.get_mut() {
             k.wipe();
@@ -61,65 +74,31 @@ impl Drop for KernelKeys {
     }
 }
 
-fn nibble_keys<V: Variant>(c: &Ublock<V>) -> &NibbleKeys {
-    c.kernel_keys
-        .nibbles
-        .get_or_init(|| nibbles::nibble_keys::<V>(c.rk()))
-}
+impl Native {
+    fn nibble_keys<V: Variant>(&self, c: &Ublock<V>) -> &NibbleKeys {
+        self.nibbles
+            .get_or_init(|| nibbles::nibble_keys::<V>(c.rk()))
+    }
 
-fn planes<V: Variant>(c: &Ublock<V>) -> &PlaneKeys {
-    c.kernel_keys
-        .planes
-        .get_or_init(|| super::planes::plane_keys::<V>(c.rk()))
+    fn plane_keys<V: Variant>(&self, c: &Ublock<V>) -> &PlaneKeys {
+        self.planes
+            .get_or_init(|| super::planes::plane_keys::<V>(c.rk()))
+    }
+
+    fn on_neon(&self) -> bool {
+        self.engine == Engine::Neon
+    }
+
+    /// Whether a call of `len` bytes takes the bitsliced kernel.
+    fn bulk<V: Variant>(&self, len: usize) -> bool {
+        self.on_neon() && len >= bulk_blocks::<V>() * V::BLOCK
+    }
 }
 
 /// Fewest blocks the bitsliced kernel takes: where its padded batch costs less than the
 /// nibble kernel's blocks (see the module notes for the counts behind it).
 const fn bulk_blocks<V: Variant>() -> usize {
     if V::BLOCK == 16 { 5 } else { 3 }
-}
-
-fn on_neon<V: Variant>(c: &Ublock<V>) -> bool {
-    c.backend == Backend::Neon
-}
-
-fn bulk<V: Variant>(c: &Ublock<V>, len: usize) -> bool {
-    on_neon(c) && len >= bulk_blocks::<V>() * V::BLOCK
-}
-
-/// The key schedule in registers of nibbles, on the NEON backend.
-pub(super) fn expand_key<V: Variant>(key: &[u8], backend: Backend, rk: &mut RoundKeys) -> bool {
-    backend == Backend::Neon && nibbles::expand_key::<V>(key, rk)
-}
-
-/// ECB over `buf` in either direction.
-pub(super) fn ecb<V: Variant>(c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> bool {
-    // A fresh key's first one-block encryption steps the schedule beside the rounds.
-    let fresh = c.rk.get().is_none() && buf.len() == V::BLOCK && !decrypt;
-    if fresh && on_neon(c) {
-        nibbles::encrypt_one_with_key::<V>(&c.key[..V::KEY], buf)
-    } else if bulk(c, buf.len()) {
-        planes::ecb::<V>(planes(c), buf, decrypt)
-    } else if on_neon(c) {
-        nibbles::ecb::<V>(nibble_keys(c), buf, decrypt)
-    } else {
-        false
-    }
-}
-
-/// CTR over `buf`, advancing `counter`; short calls go through ECB (the nibble kernel).
-pub(super) fn ctr<V: Variant>(c: &Ublock<V>, counter: &mut [u8], buf: &mut [u8]) -> bool {
-    bulk(c, buf.len()) && planes::ctr::<V>(planes(c), counter, buf)
-}
-
-/// CBC encryption of one stream.
-pub(super) fn cbc_encrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> bool {
-    on_neon(c) && nibbles::cbc_encrypt::<V>(nibble_keys(c), iv, buf)
-}
-
-/// CBC decryption, advancing `iv` to the last ciphertext block.
-pub(super) fn cbc_decrypt<V: Variant>(c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> bool {
-    bulk(c, buf.len()) && planes::cbc_decrypt::<V>(planes(c), iv, buf)
 }
 
 /// Blocks in the longest stream from which multi-key CBC encryption interleaves streams.
@@ -130,70 +109,126 @@ const MAX_STREAMS: usize = 8;
 
 /// The plane keys of up to [`MAX_STREAMS`] ciphers.
 fn plane_keys_of<'a, V: Variant>(keys: &[&'a Ublock<V>]) -> [&'a PlaneKeys; MAX_STREAMS] {
-    let mut pks = [planes(keys[0]); MAX_STREAMS];
+    let mut pks = [keys[0].kernels.plane_keys(keys[0]); MAX_STREAMS];
     for (slot, c) in pks.iter_mut().zip(keys) {
-        *slot = planes(c);
+        *slot = c.kernels.plane_keys(c);
     }
     pks
 }
 
-/// CBC encryption of several streams, each under its own key, a batch of streams side by
-/// side on the bitsliced kernel once the streams are a few blocks long.
-pub(super) fn cbc_encrypt_streams<V: Variant>(
-    keys: &[&Ublock<V>],
-    ivs: &mut [&mut [u8]],
-    bufs: &mut [&mut [u8]],
-) -> bool {
-    let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
-    let alike = keys.iter().all(|k| on_neon(k));
-    if !long || !alike || keys.len() < 2 {
-        return false;
+impl Kernels for Native {
+    fn keyed(backend: Backend) -> Self {
+        let engine = match backend {
+            Backend::Neon if kernels::UBLOCK_NEON.runs() => Engine::Neon,
+            _ => Engine::Portable,
+        };
+        Self {
+            engine,
+            nibbles: Cache::default(),
+            planes: Cache::default(),
+        }
     }
-    let width = planes::streams::<V>();
-    let mut done = true;
-    for ((k, iv), b) in keys
-        .chunks(width)
-        .zip(ivs.chunks_mut(width))
-        .zip(bufs.chunks_mut(width))
-    {
-        let pks = plane_keys_of(k);
-        done &= planes::cbc_encrypt_streams::<V>(&pks[..k.len()], iv, b);
-    }
-    done
-}
 
-/// ECB in either direction, or CBC decryption, of several streams, each under its own key,
-/// interleaved on the bitsliced kernel when the streams together fill at least one batch but
-/// each is shorter than a batch: on its own, each would take the nibble kernel or pad a
-/// batch of its own. `false` if nothing was done.
-pub(super) fn streams<V: Variant>(
-    keys: &[&Ublock<V>],
-    mode: StreamsMode,
-    ivs: &mut [&mut [u8]],
-    bufs: &mut [&mut [u8]],
-) -> bool {
-    let width = planes::streams::<V>();
-    let alike = keys.iter().all(|k| on_neon(k));
-    let blocks: usize = bufs.iter().map(|b| b.len() / V::BLOCK).sum();
-    let longest = bufs.iter().map(|b| b.len() / V::BLOCK).max().unwrap_or(0);
-    if !alike || keys.len() < 2 || blocks < width || longest >= width {
-        return false;
+    /// The key schedule in registers of nibbles.
+    fn expand_key<V: Variant>(&self, key: &[u8], rk: &mut RoundKeys) -> Ran {
+        if self.on_neon() {
+            nibbles::expand_key::<V>(key, rk)
+        } else {
+            Ran::Declined
+        }
     }
-    let mut done = true;
-    let cbc = mode == StreamsMode::CbcDecrypt;
-    let mut no_ivs: [&mut [u8]; 0] = [];
-    let mut ivs_left: &mut [&mut [u8]] = if cbc { ivs } else { &mut no_ivs };
-    for (k, b) in keys.chunks(width).zip(bufs.chunks_mut(width)) {
-        let pks = plane_keys_of(k);
-        let (iv, rest) = core::mem::take(&mut ivs_left).split_at_mut(if cbc { k.len() } else { 0 });
-        ivs_left = rest;
-        done &= planes::run_streams::<V>(&pks[..k.len()], mode, iv, b);
-    }
-    done
-}
 
-/// The fully bitsliced kernel does not exist on this architecture: nothing is covered.
-#[cfg(feature = "kernel-parts")]
-pub(super) fn kernel_part<V: Variant>(_: &Ublock<V>, _: super::KernelPart, _: &mut [u8]) -> usize {
-    0
+    fn ecb<V: Variant>(&self, c: &Ublock<V>, buf: &mut [u8], decrypt: bool) -> Ran {
+        // A fresh key's first one-block encryption steps the schedule beside the rounds.
+        let fresh = c.rk.get().is_none() && buf.len() == V::BLOCK && !decrypt;
+        if fresh && self.on_neon() {
+            nibbles::encrypt_one_with_key::<V>(&c.key[..V::KEY], buf)
+        } else if self.bulk::<V>(buf.len()) {
+            planes::ecb::<V>(self.plane_keys(c), buf, decrypt)
+        } else if self.on_neon() {
+            nibbles::ecb::<V>(self.nibble_keys(c), buf, decrypt)
+        } else {
+            Ran::Declined
+        }
+    }
+
+    /// Short calls go through ECB (the nibble kernel).
+    fn ctr<V: Variant>(&self, c: &Ublock<V>, counter: &mut [u8], buf: &mut [u8]) -> Ran {
+        if self.bulk::<V>(buf.len()) {
+            planes::ctr::<V>(self.plane_keys(c), counter, buf)
+        } else {
+            Ran::Declined
+        }
+    }
+
+    fn cbc_encrypt<V: Variant>(&self, c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> Ran {
+        if self.on_neon() {
+            nibbles::cbc_encrypt::<V>(self.nibble_keys(c), iv, buf)
+        } else {
+            Ran::Declined
+        }
+    }
+
+    fn cbc_decrypt<V: Variant>(&self, c: &Ublock<V>, iv: &mut [u8], buf: &mut [u8]) -> Ran {
+        if self.bulk::<V>(buf.len()) {
+            planes::cbc_decrypt::<V>(self.plane_keys(c), iv, buf)
+        } else {
+            Ran::Declined
+        }
+    }
+
+    /// Interleaved on the bitsliced kernel when the streams together fill at least one
+    /// batch but each is shorter than a batch: on its own, each would take the nibble kernel
+    /// or pad a batch of its own.
+    fn streams<V: Variant>(
+        keys: &[&Ublock<V>],
+        mode: StreamsMode,
+        ivs: &mut [&mut [u8]],
+        bufs: &mut [&mut [u8]],
+    ) -> Ran {
+        let width = planes::streams::<V>();
+        let alike = keys.iter().all(|k| k.kernels.on_neon());
+        let blocks: usize = bufs.iter().map(|b| b.len() / V::BLOCK).sum();
+        let longest = bufs.iter().map(|b| b.len() / V::BLOCK).max().unwrap_or(0);
+        if !alike || keys.len() < 2 || blocks < width || longest >= width {
+            return Ran::Declined;
+        }
+        let mut done = true;
+        let cbc = mode == StreamsMode::CbcDecrypt;
+        let mut no_ivs: [&mut [u8]; 0] = [];
+        let mut ivs_left: &mut [&mut [u8]] = if cbc { ivs } else { &mut no_ivs };
+        for (k, b) in keys.chunks(width).zip(bufs.chunks_mut(width)) {
+            let pks = plane_keys_of(k);
+            let (iv, rest) =
+                core::mem::take(&mut ivs_left).split_at_mut(if cbc { k.len() } else { 0 });
+            ivs_left = rest;
+            done &= planes::run_streams::<V>(&pks[..k.len()], mode, iv, b).done();
+        }
+        if done { Ran::Done } else { Ran::Declined }
+    }
+
+    /// A batch of streams side by side on the bitsliced kernel once the streams are a few
+    /// blocks long.
+    fn cbc_encrypt_streams<V: Variant>(
+        keys: &[&Ublock<V>],
+        ivs: &mut [&mut [u8]],
+        bufs: &mut [&mut [u8]],
+    ) -> Ran {
+        let long = bufs.iter().any(|b| b.len() >= INTERLEAVE_BLOCKS * V::BLOCK);
+        let alike = keys.iter().all(|k| k.kernels.on_neon());
+        if !long || !alike || keys.len() < 2 {
+            return Ran::Declined;
+        }
+        let width = planes::streams::<V>();
+        let mut done = true;
+        for ((k, iv), b) in keys
+            .chunks(width)
+            .zip(ivs.chunks_mut(width))
+            .zip(bufs.chunks_mut(width))
+        {
+            let pks = plane_keys_of(k);
+            done &= planes::cbc_encrypt_streams::<V>(&pks[..k.len()], iv, b).done();
+        }
+        if done { Ran::Done } else { Ran::Declined }
+    }
 }

@@ -24,7 +24,7 @@ use core::arch::aarch64::*;
 use super::super::consts::{PK1, RC, SBOX, SBOX_INV};
 use super::super::planes as generic;
 use super::super::{RoundKeys, Variant};
-use crate::cpu::kernel;
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 /// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
 type Half = [uint8x16_t; 2];
@@ -571,14 +571,15 @@ fn one_kernel<V: Variant>(key: &[u8], block: &mut [u8]) {
 }
 
 /// Encrypts one block (`V::BLOCK` bytes of `block`) under `key` (`V::KEY` bytes) without a
-/// stored schedule; `false` (nothing done) without NEON or on other lengths.
-pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8]) -> bool {
-    if key.len() != V::KEY || block.len() != V::BLOCK || !super::available() {
-        return false;
+/// stored schedule; declined (nothing done) without NEON or on other lengths.
+pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8]) -> Ran {
+    if key.len() != V::KEY || block.len() != V::BLOCK {
+        return Ran::Declined;
     }
-    // SAFETY: NEON was just checked.
-    unsafe { one_kernel::<V>(key, block) };
-    true
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { one_kernel::<V>(key, block) }
+    })
 }
 
 #[kernel(UBLOCK_NEON)]
@@ -586,14 +587,16 @@ fn key_kernel<V: Variant>(key: &[u8], rk: &mut RoundKeys) {
     expand_key_nibbles::<V>(key, rk);
 }
 
-/// The key schedule into `rk`; `false` (nothing done) without NEON.
-pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
-    if key.len() != V::KEY || !super::available() {
-        return false;
+/// The key schedule into `rk`; declined (nothing done) without NEON or on another key
+/// length.
+pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> Ran {
+    if key.len() != V::KEY {
+        return Ran::Declined;
     }
-    // SAFETY: NEON was just checked.
-    unsafe { key_kernel::<V>(key, rk) };
-    true
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { key_kernel::<V>(key, rk) }
+    })
 }
 
 #[kernel(UBLOCK_NEON)]
@@ -611,27 +614,24 @@ fn cbc_encrypt_kernel<V: Variant>(k: &NibbleKeys, iv: &mut [u8], buf: &mut [u8])
     cbc_encrypt_nibbles::<V>(k, iv, buf);
 }
 
-/// ECB over whole blocks, either direction; `false` (nothing done) without NEON.
-pub(super) fn ecb<V: Variant>(k: &NibbleKeys, buf: &mut [u8], decrypt: bool) -> bool {
-    if !super::available() {
-        return false;
-    }
-    if decrypt {
-        // SAFETY: NEON was just checked.
-        unsafe { ecb_decrypt_kernel::<V>(k, buf) };
-    } else {
-        // SAFETY: NEON was just checked.
-        unsafe { ecb_encrypt_kernel::<V>(k, buf) };
-    }
-    true
+/// ECB over whole blocks, either direction; declined (nothing done) without NEON.
+pub(super) fn ecb<V: Variant>(k: &NibbleKeys, buf: &mut [u8], decrypt: bool) -> Ran {
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe {
+            if decrypt {
+                ecb_decrypt_kernel::<V>(k, buf);
+            } else {
+                ecb_encrypt_kernel::<V>(k, buf);
+            }
+        }
+    })
 }
 
-/// CBC encryption of one stream; `false` (nothing done) without NEON.
-pub(super) fn cbc_encrypt<V: Variant>(k: &NibbleKeys, iv: &mut [u8], buf: &mut [u8]) -> bool {
-    if !super::available() {
-        return false;
-    }
-    // SAFETY: NEON was just checked.
-    unsafe { cbc_encrypt_kernel::<V>(k, iv, buf) };
-    true
+/// CBC encryption of one stream; declined (nothing done) without NEON.
+pub(super) fn cbc_encrypt<V: Variant>(k: &NibbleKeys, iv: &mut [u8], buf: &mut [u8]) -> Ran {
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { cbc_encrypt_kernel::<V>(k, iv, buf) }
+    })
 }

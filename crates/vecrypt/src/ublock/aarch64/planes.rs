@@ -16,7 +16,7 @@ use core::arch::aarch64::*;
 
 use super::super::planes::{self as generic, Lanes, PlaneKeys, State};
 use super::super::{StreamsMode, Variant};
-use crate::cpu::kernel;
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 /// The proof that the CPU runs NEON: made only by [`Neon::new`], which is compiled for the
 /// kernel's features.
@@ -269,72 +269,69 @@ pub(super) const fn streams<V: Variant>() -> usize {
     8 * Q::BYTES / V::BLOCK
 }
 
-/// ECB over whole blocks, either direction; `false` (nothing done) without NEON.
-pub(super) fn ecb<V: Variant>(keys: &PlaneKeys, buf: &mut [u8], decrypt: bool) -> bool {
-    if !super::available() {
-        return false;
-    }
-    if decrypt {
-        // SAFETY: NEON was just checked.
-        unsafe { ecb_decrypt_kernel::<V>(keys, buf) };
-    } else {
-        // SAFETY: NEON was just checked.
-        unsafe { ecb_encrypt_kernel::<V>(keys, buf) };
-    }
-    true
+/// ECB over whole blocks, either direction; declined (nothing done) without NEON.
+pub(super) fn ecb<V: Variant>(keys: &PlaneKeys, buf: &mut [u8], decrypt: bool) -> Ran {
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe {
+            if decrypt {
+                ecb_decrypt_kernel::<V>(keys, buf);
+            } else {
+                ecb_encrypt_kernel::<V>(keys, buf);
+            }
+        }
+    })
 }
 
-/// CTR over any length; `false` (nothing done) without NEON.
-pub(super) fn ctr<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) -> bool {
-    if !super::available() {
-        return false;
-    }
-    // SAFETY: NEON was just checked.
-    unsafe { ctr_kernel::<V>(keys, counter, buf) };
-    true
+/// CTR over any length; declined (nothing done) without NEON.
+pub(super) fn ctr<V: Variant>(keys: &PlaneKeys, counter: &mut [u8], buf: &mut [u8]) -> Ran {
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { ctr_kernel::<V>(keys, counter, buf) }
+    })
 }
 
-/// CBC decryption; `false` (nothing done) without NEON.
-pub(super) fn cbc_decrypt<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) -> bool {
-    if !super::available() {
-        return false;
-    }
-    // SAFETY: NEON was just checked.
-    unsafe { cbc_decrypt_kernel::<V>(keys, iv, buf) };
-    true
+/// CBC decryption; declined (nothing done) without NEON.
+pub(super) fn cbc_decrypt<V: Variant>(keys: &PlaneKeys, iv: &mut [u8], buf: &mut [u8]) -> Ran {
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { cbc_decrypt_kernel::<V>(keys, iv, buf) }
+    })
 }
 
-/// CBC encryption of at most `streams()` streams side by side; `false` (nothing done)
+/// CBC encryption of at most `streams()` streams side by side; declined (nothing done)
 /// without NEON or with too many streams.
 pub(super) fn cbc_encrypt_streams<V: Variant>(
     keys: &[&PlaneKeys],
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
-) -> bool {
+) -> Ran {
     let fits = !keys.is_empty() && keys.len() <= streams::<V>();
-    if !fits || !super::available() {
-        return false;
+    if !fits {
+        return Ran::Declined;
     }
-    // SAFETY: NEON was just checked.
-    unsafe { cbc_encrypt_streams_kernel::<V>(keys, ivs, bufs) };
-    true
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { cbc_encrypt_streams_kernel::<V>(keys, ivs, bufs) }
+    })
 }
 
 /// ECB in either direction or CBC decryption of at most `streams()` streams side by side,
-/// one key each (`ivs` only for CBC); `false` (nothing done) without NEON or when the
+/// one key each (`ivs` only for CBC); declined (nothing done) without NEON or when the
 /// streams do not fit.
 pub(super) fn run_streams<V: Variant>(
     keys: &[&PlaneKeys],
     mode: StreamsMode,
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
-) -> bool {
+) -> Ran {
     let fits = !keys.is_empty() && keys.len() <= streams::<V>() && bufs.len() == keys.len();
     let ivs_fit = mode != StreamsMode::CbcDecrypt || ivs.len() == keys.len();
-    if !fits || !ivs_fit || !super::available() {
-        return false;
+    if !fits || !ivs_fit {
+        return Ran::Declined;
     }
-    // SAFETY: NEON was just checked.
-    unsafe { streams_kernel::<V>(keys, mode, ivs, bufs) };
-    true
+    checked!(kernels::UBLOCK_NEON => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { streams_kernel::<V>(keys, mode, ivs, bufs) }
+    })
 }

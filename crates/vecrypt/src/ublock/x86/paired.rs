@@ -23,12 +23,7 @@ use core::arch::x86_64::*;
 use super::consts::{SBOX, SBOX_INV};
 use super::nibbles::{Half, Ssse3, gather_tables, map, nibble_key, regs, rotation, zip};
 use super::{RoundKeys, Variant};
-use crate::cpu::{kernel, kernels};
-
-/// Whether this CPU runs the kernel.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_PAIRED_AVX2.runs()
-}
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 /// A half of the state of four blocks: one register for 128-bit blocks, two for 256-bit ones.
 type Pair = [__m256i; 2];
@@ -503,38 +498,35 @@ fn cbc_encrypt_streams_avx2<V: Variant>(
     crate::wipe::bytes(slots);
 }
 
-/// ECB encryption; `false` (nothing done) without AVX2.
-pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !available() {
-        return false;
-    }
-    // SAFETY: AVX2 was just checked.
-    unsafe { ecb_encrypt_avx2::<V>(rk, buf) };
-    true
+/// ECB encryption; declined (nothing done) without AVX2.
+pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) -> Ran {
+    checked!(kernels::UBLOCK_PAIRED_AVX2 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { ecb_encrypt_avx2::<V>(rk, buf) }
+    })
 }
 
-/// ECB decryption; `false` (nothing done) without AVX2.
-pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !available() {
-        return false;
-    }
-    // SAFETY: AVX2 was just checked.
-    unsafe { ecb_decrypt_avx2::<V>(rk, buf) };
-    true
+/// ECB decryption; declined (nothing done) without AVX2.
+pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8]) -> Ran {
+    checked!(kernels::UBLOCK_PAIRED_AVX2 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { ecb_decrypt_avx2::<V>(rk, buf) }
+    })
 }
 
-/// CBC encryption of one to four streams; `false` (nothing done) without AVX2 or with
+/// CBC encryption of one to four streams; declined (nothing done) without AVX2 or with
 /// another number of streams.
 pub(super) fn cbc_encrypt_streams<V: Variant>(
     keys: &[&RoundKeys],
     ivs: &mut [&mut [u8]],
     bufs: &mut [&mut [u8]],
-) -> bool {
+) -> Ran {
     let fits = (1..=BLOCKS).contains(&keys.len()) && ivs.len() == keys.len();
-    if !fits || bufs.len() != keys.len() || !available() {
-        return false;
+    if !fits || bufs.len() != keys.len() {
+        return Ran::Declined;
     }
-    // SAFETY: AVX2 was just checked.
-    unsafe { cbc_encrypt_streams_avx2::<V>(keys, ivs, bufs) };
-    true
+    checked!(kernels::UBLOCK_PAIRED_AVX2 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { cbc_encrypt_streams_avx2::<V>(keys, ivs, bufs) }
+    })
 }

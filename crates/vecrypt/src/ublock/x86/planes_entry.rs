@@ -1,11 +1,11 @@
 //! The entry points of the bit-plane kernel, the same for every register width: one
 //! `#[target_feature]` function per operation around the generic code of
-//! [`super::planes`], and a safe wrapper that checks the CPU first.
+//! [`super::planes`], and a safe wrapper that checks the CPU first (`checked!`).
 
 /// Defines `ecb_encrypt`, `ecb_decrypt`, `ctr`, `cbc_decrypt`, `streams`,
 /// `cbc_encrypt_streams` and `run_streams` for register type `$reg`, whose operations need the
-/// features of the kernel `$kernel` (named `$on` in the docs) and whose token is `$token`;
-/// the module defines `available()`.
+/// features of the kernel `$kernel` (named `$on` in the docs) and whose token is `$token`.
+/// Each wrapper declines, doing nothing, when the CPU does not run the kernel.
 macro_rules! planes_entry_points {
     ($kernel:ident, $reg:ident, $token:ident, $on:literal) => {
         #[kernel($kernel)]
@@ -47,68 +47,61 @@ macro_rules! planes_entry_points {
             8 * <$reg as Lanes>::BYTES / V::BLOCK
         }
 
-        #[doc = concat!("ECB encryption; `false` (nothing done) when the CPU lacks ", $on, ".")]
-        pub(super) fn ecb_encrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
-            if !available() {
-                return false;
-            }
-            // SAFETY: the features the function enables were just checked.
-            unsafe { ecb_encrypt_kernel::<V>(keys, buf) };
-            true
+        #[doc = concat!("ECB encryption; declined (nothing done) when the CPU lacks ", $on, ".")]
+        pub(super) fn ecb_encrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> crate::cpu::Ran {
+            crate::cpu::checked!(kernels::$kernel => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe { ecb_encrypt_kernel::<V>(keys, buf) }
+            })
         }
 
-        #[doc = concat!("ECB decryption; `false` (nothing done) when the CPU lacks ", $on, ".")]
-        pub(super) fn ecb_decrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> bool {
-            if !available() {
-                return false;
-            }
-            // SAFETY: the features the function enables were just checked.
-            unsafe { ecb_decrypt_kernel::<V>(keys, buf) };
-            true
+        #[doc = concat!("ECB decryption; declined (nothing done) when the CPU lacks ", $on, ".")]
+        pub(super) fn ecb_decrypt<V: Variant>(keys: &PlaneKeys, buf: &mut [u8]) -> crate::cpu::Ran {
+            crate::cpu::checked!(kernels::$kernel => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe { ecb_decrypt_kernel::<V>(keys, buf) }
+            })
         }
 
-        #[doc = concat!("CTR; `false` (nothing done) when the CPU lacks ", $on, ".")]
+        #[doc = concat!("CTR; declined (nothing done) when the CPU lacks ", $on, ".")]
         pub(super) fn ctr<V: Variant>(
             keys: &PlaneKeys,
             counter: &mut [u8],
             buf: &mut [u8],
-        ) -> bool {
-            if !available() {
-                return false;
-            }
-            // SAFETY: the features the function enables were just checked.
-            unsafe { ctr_kernel::<V>(keys, counter, buf) };
-            true
+        ) -> crate::cpu::Ran {
+            crate::cpu::checked!(kernels::$kernel => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe { ctr_kernel::<V>(keys, counter, buf) }
+            })
         }
 
-        #[doc = concat!("CBC decryption; `false` (nothing done) when the CPU lacks ", $on, ".")]
+        #[doc = concat!("CBC decryption; declined (nothing done) when the CPU lacks ", $on, ".")]
         pub(super) fn cbc_decrypt<V: Variant>(
             keys: &PlaneKeys,
             iv: &mut [u8],
             buf: &mut [u8],
-        ) -> bool {
-            if !available() {
-                return false;
-            }
-            // SAFETY: the features the function enables were just checked.
-            unsafe { cbc_decrypt_kernel::<V>(keys, iv, buf) };
-            true
+        ) -> crate::cpu::Ran {
+            crate::cpu::checked!(kernels::$kernel => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe { cbc_decrypt_kernel::<V>(keys, iv, buf) }
+            })
         }
 
-        /// CBC encryption of at most `streams()` streams side by side; `false` (nothing done) when
+        /// CBC encryption of at most `streams()` streams side by side; declined (nothing done) when
         /// the CPU lacks the features or there are too many streams.
         pub(super) fn cbc_encrypt_streams<V: Variant>(
             keys: &[&PlaneKeys],
             ivs: &mut [&mut [u8]],
             bufs: &mut [&mut [u8]],
-        ) -> bool {
+        ) -> crate::cpu::Ran {
             let fits = !keys.is_empty() && keys.len() <= streams::<V>();
-            if !fits || !available() {
-                return false;
+            if !fits {
+                return crate::cpu::Ran::Declined;
             }
-            // SAFETY: the features the function enables were just checked.
-            unsafe { cbc_encrypt_streams_kernel::<V>(keys, ivs, bufs) };
-            true
+            crate::cpu::checked!(kernels::$kernel => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe { cbc_encrypt_streams_kernel::<V>(keys, ivs, bufs) }
+            })
         }
 
         #[kernel($kernel)]
@@ -127,22 +120,23 @@ macro_rules! planes_entry_points {
         }
 
         /// ECB in either direction or CBC decryption of at most `streams()` streams side by side,
-        /// one key each (`ivs` only for CBC); `false` (nothing done) when the CPU lacks the
+        /// one key each (`ivs` only for CBC); declined (nothing done) when the CPU lacks the
         /// features or there are too many streams.
         pub(super) fn run_streams<V: Variant>(
             keys: &[&PlaneKeys],
             mode: StreamsMode,
             ivs: &mut [&mut [u8]],
             bufs: &mut [&mut [u8]],
-        ) -> bool {
+        ) -> crate::cpu::Ran {
             let fits = !keys.is_empty() && keys.len() <= streams::<V>() && bufs.len() == keys.len();
             let ivs_fit = mode != StreamsMode::CbcDecrypt || ivs.len() == keys.len();
-            if !fits || !ivs_fit || !available() {
-                return false;
+            if !fits || !ivs_fit {
+                return crate::cpu::Ran::Declined;
             }
-            // SAFETY: the features the function enables were just checked.
-            unsafe { streams_kernel::<V>(keys, mode, ivs, bufs) };
-            true
+            crate::cpu::checked!(kernels::$kernel => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe { streams_kernel::<V>(keys, mode, ivs, bufs) }
+            })
         }
     };
 }

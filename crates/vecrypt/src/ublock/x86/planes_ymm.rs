@@ -17,11 +17,6 @@ use super::planes::{self, BSWAP32, Lanes, PlaneKeys, State};
 use super::planes_entry::planes_entry_points;
 use crate::cpu::{kernel, kernels};
 
-/// Whether this CPU runs the backend.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_PLANES_AVX2.runs()
-}
-
 /// The proof that the CPU runs this backend: made only by [`Avx2::new`], which is compiled
 /// for the kernel's features, so the compiler allows it only in such code or in an `unsafe`
 /// block after the CPU check.

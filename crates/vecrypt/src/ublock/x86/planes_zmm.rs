@@ -32,11 +32,6 @@ const A: u8 = 0xf0;
 const B: u8 = 0xcc;
 const C: u8 = 0xaa;
 
-/// Whether this CPU runs the backend.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_PLANES_AVX512.runs()
-}
-
 /// The proof that the CPU runs this backend: made only by [`Avx512::new`], which is compiled
 /// for the kernel's features, so the compiler allows it only in such code or in an `unsafe`
 /// block after the CPU check.

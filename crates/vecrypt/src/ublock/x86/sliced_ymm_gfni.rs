@@ -19,11 +19,6 @@ use super::sliced_entry::sliced_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
 
-/// Whether this CPU runs the kernel.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_SLICED_AVX2_GFNI.runs()
-}
-
 /// The proof that the CPU runs AVX2 and GFNI: made only by [`Gfni::new`], compiled for the
 /// kernel's features.
 #[derive(Copy, Clone)]
@@ -180,4 +175,4 @@ impl Exchanges for YmmGfni {
     }
 }
 
-sliced_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, Gfni::new(), available);
+sliced_entry_points!(UBLOCK_SLICED_AVX2_GFNI, YmmGfni, Gfni::new());

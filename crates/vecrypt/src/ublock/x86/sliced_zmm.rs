@@ -17,11 +17,6 @@ use super::sliced_entry::sliced_entry_points;
 use super::transpose::Exchanges;
 use crate::cpu::{kernel, kernels};
 
-/// Whether this CPU runs the kernel.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_SLICED_AVX512.runs()
-}
-
 /// Every 64-bit lane: byte `b` is `1 << (7 - b)`, the operand that makes `GF2P8AFFINEQB`
 /// transpose the 8x8 bit matrix given as its matrix operand about the anti-diagonal (an
 /// involution).
@@ -101,4 +96,4 @@ impl Exchanges for Zmm {
     }
 }
 
-sliced_entry_points!(UBLOCK_SLICED_AVX512, Zmm, Avx512::new(), available);
+sliced_entry_points!(UBLOCK_SLICED_AVX512, Zmm, Avx512::new());

@@ -18,12 +18,7 @@ use core::arch::x86_64::*;
 use super::consts::SBOX;
 use super::nibbles::{Half, Ssse3, nibble_key, rotation};
 use super::{RoundKeys, V256_256, Variant};
-use crate::cpu::{kernel, kernels};
-
-/// Whether this CPU runs the kernel.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_WIDE_NIBBLES_AVX512.runs()
-}
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 // The helpers below are compiled for the kernel's features too, so the compiler checks that
 // they are only called from code that has them; inside, the register intrinsics need no
@@ -152,13 +147,14 @@ fn cbc_encrypt_vbmi(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) {
     crate::wipe::set(&mut keys, [[zero; 2]; 25]);
 }
 
-/// CBC encryption of one stream of variant `W`; `false` (nothing done) unless `W` is
+/// CBC encryption of one stream of variant `W`; declined (nothing done) unless `W` is
 /// uBlock-256/256 and the CPU has AVX-512 VBMI.
-pub(super) fn cbc_encrypt<W: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) -> bool {
-    if W::NAME != V256_256::NAME || iv.len() != 32 || !available() {
-        return false;
+pub(super) fn cbc_encrypt<W: Variant>(rk: &RoundKeys, iv: &mut [u8], buf: &mut [u8]) -> Ran {
+    if W::NAME != V256_256::NAME || iv.len() != 32 {
+        return Ran::Declined;
     }
-    // SAFETY: the features the function enables were just checked.
-    unsafe { cbc_encrypt_vbmi(rk, iv, buf) };
-    true
+    checked!(kernels::UBLOCK_WIDE_NIBBLES_AVX512 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+        unsafe { cbc_encrypt_vbmi(rk, iv, buf) }
+    })
 }

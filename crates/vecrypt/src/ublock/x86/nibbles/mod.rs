@@ -29,16 +29,11 @@ use core::arch::x86_64::*;
 
 use super::consts::{SBOX, SBOX_INV};
 use super::{RoundKeys, Variant};
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 
 mod schedule;
 
 use schedule::{encrypt_one_with_key_px, expand_key_px};
-
-/// Whether this CPU runs the backend.
-pub(super) fn available() -> bool {
-    kernels::UBLOCK_NIBBLES_SSSE3.runs()
-}
 
 /// A half of the state: one register for 128-bit blocks, two for 256-bit ones.
 pub(super) type Half = [__m128i; 2];
@@ -496,82 +491,87 @@ entry_points!(
     one_avx2
 );
 
-/// ECB encryption one block at a time (VEX-encoded when `vex` and AVX2 allow); `false`
-/// (nothing done) without SSSE3.
-pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
-    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
-        // SAFETY: AVX2 was just checked.
-        unsafe { ecb_encrypt_avx2::<V>(rk, buf) };
-    } else if available() {
-        // SAFETY: SSSE3 was just checked.
-        unsafe { ecb_encrypt_ssse3::<V>(rk, buf) };
+/// ECB encryption one block at a time, VEX-encoded (AVX2) when `vex`, else in SSSE3
+/// encodings; declined (nothing done) when the CPU does not run that kernel.
+pub(super) fn ecb_encrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> Ran {
+    if vex {
+        checked!(kernels::UBLOCK_NIBBLES_AVX2 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { ecb_encrypt_avx2::<V>(rk, buf) }
+        })
     } else {
-        return false;
+        checked!(kernels::UBLOCK_NIBBLES_SSSE3 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { ecb_encrypt_ssse3::<V>(rk, buf) }
+        })
     }
-    true
 }
 
-/// ECB decryption one block at a time; `false` (nothing done) without SSSE3.
-pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> bool {
-    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
-        // SAFETY: AVX2 was just checked.
-        unsafe { ecb_decrypt_avx2::<V>(rk, buf) };
-    } else if available() {
-        // SAFETY: SSSE3 was just checked.
-        unsafe { ecb_decrypt_ssse3::<V>(rk, buf) };
+/// ECB decryption one block at a time, as [`ecb_encrypt`].
+pub(super) fn ecb_decrypt<V: Variant>(rk: &RoundKeys, buf: &mut [u8], vex: bool) -> Ran {
+    if vex {
+        checked!(kernels::UBLOCK_NIBBLES_AVX2 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { ecb_decrypt_avx2::<V>(rk, buf) }
+        })
     } else {
-        return false;
+        checked!(kernels::UBLOCK_NIBBLES_SSSE3 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { ecb_decrypt_ssse3::<V>(rk, buf) }
+        })
     }
-    true
 }
 
-/// CBC encryption of one stream; `false` (nothing done) without SSSE3.
+/// CBC encryption of one stream, as [`ecb_encrypt`].
 pub(super) fn cbc_encrypt<V: Variant>(
     rk: &RoundKeys,
     iv: &mut [u8],
     buf: &mut [u8],
     vex: bool,
-) -> bool {
-    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
-        // SAFETY: AVX2 was just checked.
-        unsafe { cbc_encrypt_avx2::<V>(rk, iv, buf) };
-    } else if available() {
-        // SAFETY: SSSE3 was just checked.
-        unsafe { cbc_encrypt_ssse3::<V>(rk, iv, buf) };
+) -> Ran {
+    if vex {
+        checked!(kernels::UBLOCK_NIBBLES_AVX2 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { cbc_encrypt_avx2::<V>(rk, iv, buf) }
+        })
     } else {
-        return false;
+        checked!(kernels::UBLOCK_NIBBLES_SSSE3 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { cbc_encrypt_ssse3::<V>(rk, iv, buf) }
+        })
     }
-    true
 }
 
-/// The key schedule into `rk`; `false` (nothing done) without SSSE3.
-pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys) -> bool {
-    if kernels::UBLOCK_NIBBLES_AVX2.runs() {
-        // SAFETY: AVX2 was just checked.
-        unsafe { key_avx2::<V>(key, rk) };
-    } else if available() {
-        // SAFETY: SSSE3 was just checked.
-        unsafe { key_ssse3::<V>(key, rk) };
+/// The key schedule into `rk`, as [`ecb_encrypt`].
+pub(super) fn expand_key<V: Variant>(key: &[u8], rk: &mut RoundKeys, vex: bool) -> Ran {
+    if vex {
+        checked!(kernels::UBLOCK_NIBBLES_AVX2 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { key_avx2::<V>(key, rk) }
+        })
     } else {
-        return false;
+        checked!(kernels::UBLOCK_NIBBLES_SSSE3 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { key_ssse3::<V>(key, rk) }
+        })
     }
-    true
 }
 
 /// Encrypts one block (`V::BLOCK` bytes of `block`) under `key` (`V::KEY` bytes) without a
-/// stored schedule; `false` (nothing done) without SSSE3.
-pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8], vex: bool) -> bool {
+/// stored schedule, as [`ecb_encrypt`]; declined also on other lengths.
+pub(super) fn encrypt_one_with_key<V: Variant>(key: &[u8], block: &mut [u8], vex: bool) -> Ran {
     if key.len() != V::KEY || block.len() != V::BLOCK {
-        return false;
+        return Ran::Declined;
     }
-    if vex && kernels::UBLOCK_NIBBLES_AVX2.runs() {
-        // SAFETY: AVX2 was just checked.
-        unsafe { one_avx2::<V>(key, block) };
-    } else if available() {
-        // SAFETY: SSSE3 was just checked.
-        unsafe { one_ssse3::<V>(key, block) };
+    if vex {
+        checked!(kernels::UBLOCK_NIBBLES_AVX2 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { one_avx2::<V>(key, block) }
+        })
     } else {
-        return false;
+        checked!(kernels::UBLOCK_NIBBLES_SSSE3 => {
+            // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+            unsafe { one_ssse3::<V>(key, block) }
+        })
     }
-    true
 }
