@@ -364,7 +364,7 @@ impl AigisCompact {
         check_len(self.set.secret_key_bytes(), sk.len())?;
         // The caller's coins are read where they are: a copy would cost 64 bytes of stack.
         let c: &[u8; 64] = coins.try_into().map_err(|_| Error::InvalidLength)?;
-        dispatch::keypair(self.set, self.mode, self.backend, c, pk, sk);
+        run::keypair(self.set, self.mode, self.backend, c, pk, sk);
         Ok(())
     }
 
@@ -380,7 +380,7 @@ impl AigisCompact {
         check_other_len(super::ENCAPS_COINS_BYTES, coins.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
         let c: &[u8; 32] = coins.try_into().map_err(|_| Error::InvalidLength)?;
-        let ss = dispatch::encapsulate(self.set, self.mode, self.backend, pk, c, ct);
+        let ss = run::encapsulate(self.set, self.mode, self.backend, pk, c, ct);
         Ok(zeroize::Zeroizing::new(ss))
     }
 
@@ -389,7 +389,7 @@ impl AigisCompact {
     pub fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<super::SharedSecret, Error> {
         check_len(self.set.secret_key_bytes(), sk.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
-        Ok(zeroize::Zeroizing::new(dispatch::decapsulate(
+        Ok(zeroize::Zeroizing::new(run::decapsulate(
             self.set,
             self.mode,
             self.backend,
@@ -399,7 +399,11 @@ impl AigisCompact {
     }
 }
 
-mod dispatch {
+/// From (set, backend) to the one monomorphised compact operation: the kernels
+/// `Native::keyed` chooses for the backend, or the portable code if they decline.
+mod run {
+    use super::super::dispatch::Kernels;
+    use super::super::native::Native;
     use super::super::soft::Soft;
     use super::super::{Set1, Set2, Set3, Set4};
     use super::*;
@@ -443,7 +447,10 @@ mod dispatch {
         pk: &mut [u8],
         sk: &mut [u8],
     ) {
-        if super::super::native::compact_keypair::<P>(b, mode, coins, pk, sk) {
+        if Native::keyed(b)
+            .compact_keypair::<P>(mode, coins, pk, sk)
+            .done()
+        {
             return;
         }
         soft_keypair::<P>(mode, coins, pk, sk)
@@ -478,14 +485,14 @@ mod dispatch {
         coins: &[u8; 32],
         ct: &mut [u8],
     ) -> [u8; 32] {
-        if let Some(ss) = super::super::native::compact_encapsulate::<P>(b, mode, pk, coins, ct) {
+        if let Some(ss) = Native::keyed(b).compact_encapsulate::<P>(mode, pk, coins, ct) {
             return ss;
         }
         soft_encapsulate::<P>(mode, pk, coins, ct)
     }
 
     fn decapsulate_p<P: Params>(mode: HashMode, b: Backend, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-        if let Some(ss) = super::super::native::compact_decapsulate::<P>(b, mode, sk, ct) {
+        if let Some(ss) = Native::keyed(b).compact_decapsulate::<P>(mode, sk, ct) {
             return ss;
         }
         soft_decapsulate::<P>(mode, sk, ct)

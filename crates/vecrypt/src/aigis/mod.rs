@@ -18,6 +18,11 @@
 //!
 //! Every backend is constant time with respect to secrets: the only data-dependent control
 //! flow is rejection sampling of the public matrix.
+//!
+//! The kernels of each architecture (`x86/`, `aarch64/`, `arm/`) sit behind one trait,
+//! `Kernels` (`dispatch.rs`): each operation makes the architecture's `Native` from its
+//! backend, which decides there, once, which kernel runs on this CPU; when it declines, the
+//! operation runs the portable code.
 
 /// Calls `$f::<SetN>(args)` for the run-time parameter set: one monomorphised function per
 /// set, for the normal and the compact paths alike. Defined before the modules that use it.
@@ -42,13 +47,12 @@ mod arm;
 mod cbd;
 pub mod compact;
 mod compress;
+mod dispatch;
 mod hash;
 mod indcpa;
 pub mod kat;
 mod kem;
 mod kem_traits;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
-mod no_kernels;
 mod ntt;
 mod params;
 #[cfg(feature = "kernel-parts")]
@@ -63,20 +67,30 @@ mod sponge;
 #[allow(unsafe_code)]
 mod x86;
 
-// The kernels of the architecture this is built for, behind one interface.
-#[cfg(target_arch = "aarch64")]
-use aarch64 as native;
-#[cfg(target_arch = "arm")]
-use arm as native;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
-use no_kernels as native;
-#[cfg(target_arch = "x86_64")]
-use x86 as native;
+/// The kernels of the architecture this is built for, behind [`dispatch::Kernels`].
+mod native {
+    #[cfg(target_arch = "aarch64")]
+    pub(super) use super::aarch64::Native;
+    #[cfg(target_arch = "arm")]
+    pub(super) use super::arm::Native;
+    #[cfg(target_arch = "x86_64")]
+    pub(super) use super::x86::Native;
+
+    /// No kernels for this architecture: every operation runs the portable code.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
+    #[derive(Clone, Default)]
+    pub(super) struct Native;
+
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")))]
+    impl super::dispatch::Kernels for Native {}
+}
 
 use zeroize::Zeroizing;
 
 use crate::Error;
 use crate::cpu::{self, Backend, Candidate, kernels};
+use dispatch::Kernels;
+use native::Native;
 
 pub use compact::AigisCompact;
 pub use hash::HashMode;
@@ -261,7 +275,7 @@ impl Aigis {
         check_len(self.set.secret_key_bytes(), sk.len())?;
         let mut c = Zeroizing::new([0u8; KEYPAIR_COINS_BYTES]);
         c.copy_from_slice(coins);
-        dispatch::keypair(self.set, self.mode, self.backend, &c, pk, sk);
+        run::keypair(self.set, self.mode, self.backend, &c, pk, sk);
         Ok(())
     }
 
@@ -290,7 +304,7 @@ impl Aigis {
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
         let mut c = Zeroizing::new([0u8; ENCAPS_COINS_BYTES]);
         c.copy_from_slice(coins);
-        Ok(Zeroizing::new(dispatch::encapsulate(
+        Ok(Zeroizing::new(run::encapsulate(
             self.set,
             self.mode,
             self.backend,
@@ -318,7 +332,7 @@ impl Aigis {
     pub fn decapsulate(&self, sk: &[u8], ct: &[u8]) -> Result<SharedSecret, Error> {
         check_len(self.set.secret_key_bytes(), sk.len())?;
         check_other_len(self.set.ciphertext_bytes(), ct.len())?;
-        Ok(Zeroizing::new(dispatch::decapsulate(
+        Ok(Zeroizing::new(run::decapsulate(
             self.set,
             self.mode,
             self.backend,
@@ -332,12 +346,13 @@ impl Aigis {
     /// splits. Returns a fingerprint of the last result, the same on every backend.
     #[cfg(feature = "kernel-parts")]
     pub fn run_kernel_part(&self, part: KernelPart, iterations: u32) -> u32 {
-        dispatch::kernel_part(self.set, self.mode, self.backend, part, iterations)
+        run::kernel_part(self.set, self.mode, self.backend, part, iterations)
     }
 }
 
-/// From (set, backend) to the one monomorphised function that does the whole operation.
-mod dispatch {
+/// From (set, backend) to the one monomorphised function that does the whole operation: the
+/// kernels [`Native::keyed`] chooses for the backend, or the portable code if they decline.
+mod run {
     use super::soft::Soft;
     use super::*;
 
@@ -391,7 +406,7 @@ mod dispatch {
         part: KernelPart,
         iterations: u32,
     ) -> u32 {
-        if let Some(f) = super::native::kernel_part::<P>(b, mode, part, iterations) {
+        if let Some(f) = Native::keyed(b).kernel_part::<P>(mode, part, iterations) {
             return f;
         }
         super::parts::run::<P, Soft>(Soft, mode, part, iterations)
@@ -404,7 +419,7 @@ mod dispatch {
         pk: &mut [u8],
         sk: &mut [u8],
     ) {
-        if super::native::keypair::<P>(b, mode, coins, pk, sk) {
+        if Native::keyed(b).keypair::<P>(mode, coins, pk, sk).done() {
             return;
         }
         super::kem::keypair::<P, Soft>(Soft, mode, coins, pk, sk)
@@ -417,14 +432,14 @@ mod dispatch {
         coins: &[u8; 32],
         ct: &mut [u8],
     ) -> [u8; 32] {
-        if let Some(ss) = super::native::encapsulate::<P>(b, mode, pk, coins, ct) {
+        if let Some(ss) = Native::keyed(b).encapsulate::<P>(mode, pk, coins, ct) {
             return ss;
         }
         super::kem::encapsulate::<P, Soft>(Soft, mode, pk, coins, ct)
     }
 
     fn decapsulate_p<P: Params>(mode: HashMode, b: Backend, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-        if let Some(ss) = super::native::decapsulate::<P>(b, mode, sk, ct) {
+        if let Some(ss) = Native::keyed(b).decapsulate::<P>(mode, sk, ct) {
             return ss;
         }
         super::kem::decapsulate::<P, Soft>(Soft, mode, sk, ct)

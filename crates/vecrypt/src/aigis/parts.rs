@@ -5,7 +5,9 @@
 use core::hint::black_box;
 
 use super::arith::{Arith, Matrix};
+use super::dispatch::Kernels;
 use super::hash::HashMode;
+use super::native::Native;
 use super::params::{MAX_K, N, Params, Q, SEED_BYTES};
 use super::poly::Poly;
 use super::sponge::{KeccakF, ScalarKeccak, keccak_f1600, read_lane, xor_lane};
@@ -188,13 +190,5 @@ pub fn run_keccak(portable: bool, state: &mut [u64; 25], iterations: u32) {
 /// permutation of the SHAKE lanes; false, doing nothing, where it cannot run (other CPUs,
 /// other architectures).
 pub fn run_keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        super::x86::keccak_x8(states, iterations)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (states, iterations);
-        false
-    }
+    Native::keccak_x8(states, iterations).done()
 }

@@ -7,7 +7,8 @@
 //! other hashes (of keys and ciphertexts) are the portable code. Both the normal and the
 //! compact KEM run on it.
 //!
-//! Each operation checks the CPU once and runs inside one function compiled for the kernel
+//! [`Native`] is what the front makes for each operation: [`Kernels::keyed`] checks the CPU
+//! once, and the operation then runs inside one function compiled for the kernel
 //! `AIGIS_KECCAK_SHA3` ("neon,sha3") when the CPU has SHA3, else for `AIGIS_NEON` ("neon"):
 //! the two differ only in the Keccak word operations.
 //!
@@ -19,8 +20,8 @@
 //! estimates per loop and per operation are in `docs/perf/aigis.md`; nothing here has been
 //! timed on ARM hardware.
 //!
-//! Every function here returns `false` (or `None`) on another backend, and the front then
-//! runs the portable code.
+//! On another backend [`Native`]'s entries decline ([`Ran::Declined`], `None`), and the
+//! front then runs the portable code.
 
 mod cbd;
 mod compress;
@@ -29,12 +30,13 @@ mod ntt;
 mod sm3;
 
 use super::arith::{Arith, Matrix};
+use super::dispatch::Kernels;
 use super::hash::HashMode;
 use super::params::{MAX_K, Params, SEED_BYTES};
 use super::poly::Poly;
 use super::soft::Soft;
 use super::{compact, kem};
-use crate::cpu::{Backend, kernel, kernels};
+use crate::cpu::{Backend, Ran, kernel, kernels};
 
 /// The NEON backend; `SHA3` says whether its Keccak uses the SHA3 extension. A value is the
 /// proof that the CPU runs it: the only ways to make one are the constructors below, each
@@ -158,133 +160,212 @@ impl<const SHA3: bool> Arith for Neon<SHA3> {
     }
 }
 
-/// Which build of the backend runs: `None` when `b` is not `neon` or the CPU lacks NEON,
-/// else whether the CPU has SHA3.
-fn sha3_for(b: Backend) -> Option<bool> {
-    (b == Backend::Neon && kernels::AIGIS_NEON.runs()).then(|| kernels::AIGIS_KECCAK_SHA3.runs())
+/// A build of the backend an operation runs, decided by [`Native::keyed`].
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Engine {
+    /// None: the portable code.
+    #[default]
+    Portable,
+    /// NEON with the plain Keccak ([`kernels::AIGIS_NEON`]).
+    Neon,
+    /// NEON with the SHA3 extension's Keccak ([`kernels::AIGIS_KECCAK_SHA3`]).
+    NeonSha3,
 }
 
-/// The safe entry points over `$scheme` (`kem` or `compact`): each checks the CPU once,
-/// then runs the whole operation inside one function compiled for NEON, or for NEON and
-/// SHA3.
+/// The AArch64 kernels of one operation. Only [`Kernels::keyed`] makes an engine other than
+/// [`Engine::Portable`], and only for a kernel this CPU runs.
+#[derive(Clone, Default)]
+pub(super) struct Native {
+    engine: Engine,
+}
+
+/// The entry points over `$scheme` (`kem` or `compact`) in the module `$name`: each runs
+/// the whole operation inside one function compiled for `$kernel`, the NEON build whose
+/// Keccak uses SHA3 when `$sha3`, to be called only on a CPU that runs it.
 macro_rules! entry_points {
-    ($scheme:ident, $keypair:ident, $encapsulate:ident, $decapsulate:ident) => {
-        /// Key generation on NEON; `false` on another backend.
-        pub(super) fn $keypair<P: Params>(
-            b: Backend,
-            mode: HashMode,
-            coins: &[u8; 64],
-            pk: &mut [u8],
-            sk: &mut [u8],
-        ) -> bool {
-            #[kernel(AIGIS_NEON)]
-            fn plain<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-                $scheme::keypair::<P, Neon<false>>(Neon::<false>::new(), mode, coins, pk, sk)
-            }
-            #[kernel(AIGIS_KECCAK_SHA3)]
-            fn sha3<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-                $scheme::keypair::<P, Neon<true>>(Neon::<true>::new(), mode, coins, pk, sk)
-            }
-            match sha3_for(b) {
-                None => return false,
-                // SAFETY: `sha3_for` checked NEON and SHA3.
-                Some(true) => unsafe { sha3::<P>(mode, coins, pk, sk) },
-                // SAFETY: `sha3_for` checked NEON.
-                Some(false) => unsafe { plain::<P>(mode, coins, pk, sk) },
-            }
-            true
-        }
+    ($name:ident, $scheme:ident, $kernel:ident, $sha3:literal) => {
+        mod $name {
+            use super::{HashMode, Neon, Params, $scheme};
+            use crate::cpu::kernel;
 
-        /// Encapsulation on NEON; `None` on another backend.
-        pub(super) fn $encapsulate<P: Params>(
-            b: Backend,
-            mode: HashMode,
-            pk: &[u8],
-            coins: &[u8; 32],
-            ct: &mut [u8],
-        ) -> Option<[u8; 32]> {
-            #[kernel(AIGIS_NEON)]
-            fn plain<P: Params>(
+            /// Key generation.
+            #[kernel($kernel)]
+            pub(super) fn keypair<P: Params>(
+                mode: HashMode,
+                coins: &[u8; 64],
+                pk: &mut [u8],
+                sk: &mut [u8],
+            ) {
+                $scheme::keypair::<P, Neon<$sha3>>(Neon::<$sha3>::new(), mode, coins, pk, sk)
+            }
+
+            /// Encapsulation.
+            #[kernel($kernel)]
+            pub(super) fn encapsulate<P: Params>(
                 mode: HashMode,
                 pk: &[u8],
                 coins: &[u8; 32],
                 ct: &mut [u8],
             ) -> [u8; 32] {
-                $scheme::encapsulate::<P, Neon<false>>(Neon::<false>::new(), mode, pk, coins, ct)
+                $scheme::encapsulate::<P, Neon<$sha3>>(Neon::<$sha3>::new(), mode, pk, coins, ct)
             }
-            #[kernel(AIGIS_KECCAK_SHA3)]
-            fn sha3<P: Params>(
-                mode: HashMode,
-                pk: &[u8],
-                coins: &[u8; 32],
-                ct: &mut [u8],
-            ) -> [u8; 32] {
-                $scheme::encapsulate::<P, Neon<true>>(Neon::<true>::new(), mode, pk, coins, ct)
-            }
-            Some(match sha3_for(b)? {
-                // SAFETY: `sha3_for` checked NEON and SHA3.
-                true => unsafe { sha3::<P>(mode, pk, coins, ct) },
-                // SAFETY: `sha3_for` checked NEON.
-                false => unsafe { plain::<P>(mode, pk, coins, ct) },
-            })
-        }
 
-        /// Decapsulation on NEON; `None` on another backend.
-        pub(super) fn $decapsulate<P: Params>(
-            b: Backend,
-            mode: HashMode,
-            sk: &[u8],
-            ct: &[u8],
-        ) -> Option<[u8; 32]> {
-            #[kernel(AIGIS_NEON)]
-            fn plain<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-                $scheme::decapsulate::<P, Neon<false>>(Neon::<false>::new(), mode, sk, ct)
+            /// Decapsulation.
+            #[kernel($kernel)]
+            pub(super) fn decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+                $scheme::decapsulate::<P, Neon<$sha3>>(Neon::<$sha3>::new(), mode, sk, ct)
             }
-            #[kernel(AIGIS_KECCAK_SHA3)]
-            fn sha3<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-                $scheme::decapsulate::<P, Neon<true>>(Neon::<true>::new(), mode, sk, ct)
-            }
-            Some(match sha3_for(b)? {
-                // SAFETY: `sha3_for` checked NEON and SHA3.
-                true => unsafe { sha3::<P>(mode, sk, ct) },
-                // SAFETY: `sha3_for` checked NEON.
-                false => unsafe { plain::<P>(mode, sk, ct) },
-            })
         }
     };
 }
 
-entry_points!(kem, keypair, encapsulate, decapsulate);
-entry_points!(
-    compact,
-    compact_keypair,
-    compact_encapsulate,
-    compact_decapsulate
-);
+entry_points!(kem_plain, kem, AIGIS_NEON, false);
+entry_points!(kem_sha3, kem, AIGIS_KECCAK_SHA3, true);
+entry_points!(compact_plain, compact, AIGIS_NEON, false);
+entry_points!(compact_sha3, compact, AIGIS_KECCAK_SHA3, true);
 
-/// One function of the scheme on NEON, repeated; `None` on other backends.
+/// One function of the scheme ([`super::parts::run`]) on the plain NEON build.
 #[cfg(feature = "kernel-parts")]
-pub(super) fn kernel_part<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    part: super::parts::KernelPart,
-    iterations: u32,
-) -> Option<u32> {
-    use super::parts::{KernelPart, run};
-    #[kernel(AIGIS_NEON)]
-    fn plain<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> u32 {
-        run::<P, Neon<false>>(Neon::<false>::new(), mode, part, iterations)
+#[kernel(AIGIS_NEON)]
+fn part_plain<P: Params>(mode: HashMode, part: super::parts::KernelPart, iterations: u32) -> u32 {
+    super::parts::run::<P, Neon<false>>(Neon::<false>::new(), mode, part, iterations)
+}
+
+/// One function of the scheme on the SHA3 build.
+#[cfg(feature = "kernel-parts")]
+#[kernel(AIGIS_KECCAK_SHA3)]
+fn part_sha3<P: Params>(mode: HashMode, part: super::parts::KernelPart, iterations: u32) -> u32 {
+    super::parts::run::<P, Neon<true>>(Neon::<true>::new(), mode, part, iterations)
+}
+
+impl Kernels for Native {
+    fn keyed(backend: Backend) -> Self {
+        let engine = match backend {
+            Backend::Neon if kernels::AIGIS_NEON.runs() => {
+                if kernels::AIGIS_KECCAK_SHA3.runs() {
+                    Engine::NeonSha3
+                } else {
+                    Engine::Neon
+                }
+            }
+            _ => Engine::Portable,
+        };
+        Self { engine }
     }
-    #[kernel(AIGIS_KECCAK_SHA3)]
-    fn sha3<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> u32 {
-        run::<P, Neon<true>>(Neon::<true>::new(), mode, part, iterations)
+
+    fn keypair<P: Params>(
+        &self,
+        mode: HashMode,
+        coins: &[u8; 64],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> Ran {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => kem_sha3::keypair::<P>(mode, coins, pk, sk),
+                Engine::Neon => kem_plain::keypair::<P>(mode, coins, pk, sk),
+                Engine::Portable => return Ran::Declined,
+            }
+        }
+        Ran::Done
     }
-    Some(match sha3_for(b)? {
-        // SAFETY: `sha3_for` checked NEON and SHA3.
-        true => unsafe { sha3::<P>(mode, part, iterations) },
-        // SAFETY: `sha3_for` checked NEON.
-        false => unsafe { plain::<P>(mode, part, iterations) },
-    })
+
+    fn encapsulate<P: Params>(
+        &self,
+        mode: HashMode,
+        pk: &[u8],
+        coins: &[u8; 32],
+        ct: &mut [u8],
+    ) -> Option<[u8; 32]> {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => Some(kem_sha3::encapsulate::<P>(mode, pk, coins, ct)),
+                Engine::Neon => Some(kem_plain::encapsulate::<P>(mode, pk, coins, ct)),
+                Engine::Portable => None,
+            }
+        }
+    }
+
+    fn decapsulate<P: Params>(&self, mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => Some(kem_sha3::decapsulate::<P>(mode, sk, ct)),
+                Engine::Neon => Some(kem_plain::decapsulate::<P>(mode, sk, ct)),
+                Engine::Portable => None,
+            }
+        }
+    }
+
+    fn compact_keypair<P: Params>(
+        &self,
+        mode: HashMode,
+        coins: &[u8; 64],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> Ran {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => compact_sha3::keypair::<P>(mode, coins, pk, sk),
+                Engine::Neon => compact_plain::keypair::<P>(mode, coins, pk, sk),
+                Engine::Portable => return Ran::Declined,
+            }
+        }
+        Ran::Done
+    }
+
+    fn compact_encapsulate<P: Params>(
+        &self,
+        mode: HashMode,
+        pk: &[u8],
+        coins: &[u8; 32],
+        ct: &mut [u8],
+    ) -> Option<[u8; 32]> {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => Some(compact_sha3::encapsulate::<P>(mode, pk, coins, ct)),
+                Engine::Neon => Some(compact_plain::encapsulate::<P>(mode, pk, coins, ct)),
+                Engine::Portable => None,
+            }
+        }
+    }
+
+    fn compact_decapsulate<P: Params>(
+        &self,
+        mode: HashMode,
+        sk: &[u8],
+        ct: &[u8],
+    ) -> Option<[u8; 32]> {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => Some(compact_sha3::decapsulate::<P>(mode, sk, ct)),
+                Engine::Neon => Some(compact_plain::decapsulate::<P>(mode, sk, ct)),
+                Engine::Portable => None,
+            }
+        }
+    }
+
+    #[cfg(feature = "kernel-parts")]
+    fn kernel_part<P: Params>(
+        &self,
+        mode: HashMode,
+        part: super::parts::KernelPart,
+        iterations: u32,
+    ) -> Option<u32> {
+        // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+        unsafe {
+            match self.engine {
+                Engine::NeonSha3 => Some(part_sha3::<P>(mode, part, iterations)),
+                Engine::Neon => Some(part_plain::<P>(mode, part, iterations)),
+                Engine::Portable => None,
+            }
+        }
+    }
 }
 
 #[cfg(test)]

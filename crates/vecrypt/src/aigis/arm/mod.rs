@@ -19,8 +19,9 @@
 //! 786,000 → 620,280, encapsulation 1,518,680 → 955,520, decapsulation 1,646,320 →
 //! 971,960. The rest of each operation is mostly Keccak (the matrix and the noise).
 //!
-//! Every function here returns `false` (or `None`) on another backend, and the front then
-//! runs the portable code.
+//! [`Native`] is what the front makes for each operation: [`Kernels::keyed`] checks the CPU
+//! once for the `arm-dsp` backend. On another backend its entries decline
+//! ([`Ran::Declined`], `None`), and the front then runs the portable code.
 
 mod dsp;
 #[cfg(vecrypt_arm_thumb2)]
@@ -35,18 +36,13 @@ use params::{MAX_K, Params, SEED_BYTES};
 use poly::Poly;
 use soft::Soft;
 
-use crate::cpu::{Backend, kernels};
+use super::dispatch::Kernels;
+use crate::cpu::{Backend, Ran, kernels};
 
-/// The DSP backend. Made only after the kernel table's check of the CPU ([`Dsp::new`]).
+/// The DSP backend. Made only by [`Native::keyed`], after the kernel table's check of the
+/// CPU.
 #[derive(Clone, Copy)]
 pub(super) struct Dsp(());
-
-impl Dsp {
-    /// The backend, if this CPU has the DSP instructions.
-    fn new() -> Option<Self> {
-        kernels::AIGIS_DSP.runs().then_some(Dsp(()))
-    }
-}
 
 impl Arith for Dsp {
     type Keccak = <Soft as Arith>::Keccak;
@@ -117,95 +113,123 @@ impl Arith for Dsp {
     }
 }
 
-/// The backend when `b` asks for it and the CPU runs it.
-fn dsp(b: Backend) -> Option<Dsp> {
-    if b == Backend::ArmDsp {
-        Dsp::new()
-    } else {
-        None
+/// The kernels an operation runs, decided by [`Native::keyed`].
+#[derive(Clone, Copy, Default)]
+enum Engine {
+    /// None: the portable code.
+    #[default]
+    Portable,
+    /// The DSP kernels ([`kernels::AIGIS_DSP`]), with the value that proves the CPU runs
+    /// them.
+    Dsp(Dsp),
+}
+
+/// The Cortex-M4 kernels of one operation. Only [`Kernels::keyed`] makes an engine other
+/// than [`Engine::Portable`], and only when this CPU runs the DSP kernels.
+#[derive(Clone, Default)]
+pub(super) struct Native {
+    engine: Engine,
+}
+
+impl Kernels for Native {
+    fn keyed(backend: Backend) -> Self {
+        let engine = match backend {
+            Backend::ArmDsp if kernels::AIGIS_DSP.runs() => Engine::Dsp(Dsp(())),
+            _ => Engine::Portable,
+        };
+        Self { engine }
     }
-}
 
-/// Key generation on the DSP kernels.
-pub(super) fn keypair<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    coins: &[u8; 64],
-    pk: &mut [u8],
-    sk: &mut [u8],
-) -> bool {
-    dsp(b).is_some_and(|a| {
-        kem::keypair::<P, Dsp>(a, mode, coins, pk, sk);
-        true
-    })
-}
+    fn keypair<P: Params>(
+        &self,
+        mode: HashMode,
+        coins: &[u8; 64],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> Ran {
+        match self.engine {
+            Engine::Dsp(a) => {
+                kem::keypair::<P, Dsp>(a, mode, coins, pk, sk);
+                Ran::Done
+            }
+            Engine::Portable => Ran::Declined,
+        }
+    }
 
-/// Encapsulation on the DSP kernels.
-pub(super) fn encapsulate<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> Option<[u8; 32]> {
-    dsp(b).map(|a| kem::encapsulate::<P, Dsp>(a, mode, pk, coins, ct))
-}
+    fn encapsulate<P: Params>(
+        &self,
+        mode: HashMode,
+        pk: &[u8],
+        coins: &[u8; 32],
+        ct: &mut [u8],
+    ) -> Option<[u8; 32]> {
+        match self.engine {
+            Engine::Dsp(a) => Some(kem::encapsulate::<P, Dsp>(a, mode, pk, coins, ct)),
+            Engine::Portable => None,
+        }
+    }
 
-/// Decapsulation on the DSP kernels.
-pub(super) fn decapsulate<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    sk: &[u8],
-    ct: &[u8],
-) -> Option<[u8; 32]> {
-    dsp(b).map(|a| kem::decapsulate::<P, Dsp>(a, mode, sk, ct))
-}
+    fn decapsulate<P: Params>(&self, mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
+        match self.engine {
+            Engine::Dsp(a) => Some(kem::decapsulate::<P, Dsp>(a, mode, sk, ct)),
+            Engine::Portable => None,
+        }
+    }
 
-/// Compact key generation on the DSP kernels.
-#[inline(never)]
-pub(super) fn compact_keypair<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    coins: &[u8; 64],
-    pk: &mut [u8],
-    sk: &mut [u8],
-) -> bool {
-    dsp(b).is_some_and(|a| {
-        compact::keypair::<P, Dsp>(a, mode, coins, pk, sk);
-        true
-    })
-}
+    #[inline(never)]
+    fn compact_keypair<P: Params>(
+        &self,
+        mode: HashMode,
+        coins: &[u8; 64],
+        pk: &mut [u8],
+        sk: &mut [u8],
+    ) -> Ran {
+        match self.engine {
+            Engine::Dsp(a) => {
+                compact::keypair::<P, Dsp>(a, mode, coins, pk, sk);
+                Ran::Done
+            }
+            Engine::Portable => Ran::Declined,
+        }
+    }
 
-/// Compact encapsulation on the DSP kernels.
-#[inline(never)]
-pub(super) fn compact_encapsulate<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    pk: &[u8],
-    coins: &[u8; 32],
-    ct: &mut [u8],
-) -> Option<[u8; 32]> {
-    dsp(b).map(|a| compact::encapsulate::<P, Dsp>(a, mode, pk, coins, ct))
-}
+    #[inline(never)]
+    fn compact_encapsulate<P: Params>(
+        &self,
+        mode: HashMode,
+        pk: &[u8],
+        coins: &[u8; 32],
+        ct: &mut [u8],
+    ) -> Option<[u8; 32]> {
+        match self.engine {
+            Engine::Dsp(a) => Some(compact::encapsulate::<P, Dsp>(a, mode, pk, coins, ct)),
+            Engine::Portable => None,
+        }
+    }
 
-/// Compact decapsulation on the DSP kernels.
-#[inline(never)]
-pub(super) fn compact_decapsulate<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    sk: &[u8],
-    ct: &[u8],
-) -> Option<[u8; 32]> {
-    dsp(b).map(|a| compact::decapsulate::<P, Dsp>(a, mode, sk, ct))
-}
+    #[inline(never)]
+    fn compact_decapsulate<P: Params>(
+        &self,
+        mode: HashMode,
+        sk: &[u8],
+        ct: &[u8],
+    ) -> Option<[u8; 32]> {
+        match self.engine {
+            Engine::Dsp(a) => Some(compact::decapsulate::<P, Dsp>(a, mode, sk, ct)),
+            Engine::Portable => None,
+        }
+    }
 
-/// One function of the scheme on the DSP kernels, repeated; `None` on other backends.
-#[cfg(feature = "kernel-parts")]
-pub(super) fn kernel_part<P: Params>(
-    b: Backend,
-    mode: HashMode,
-    part: super::parts::KernelPart,
-    iterations: u32,
-) -> Option<u32> {
-    dsp(b).map(|a| super::parts::run::<P, Dsp>(a, mode, part, iterations))
+    #[cfg(feature = "kernel-parts")]
+    fn kernel_part<P: Params>(
+        &self,
+        mode: HashMode,
+        part: super::parts::KernelPart,
+        iterations: u32,
+    ) -> Option<u32> {
+        match self.engine {
+            Engine::Dsp(a) => Some(super::parts::run::<P, Dsp>(a, mode, part, iterations)),
+            Engine::Portable => None,
+        }
+    }
 }

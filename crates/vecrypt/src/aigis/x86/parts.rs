@@ -1,45 +1,29 @@
 //! The per-function timing runs ([`super::super::parts`]) on the vector backends: each
-//! checks the CPU, then repeats the function inside one function compiled for the
-//! backend's features.
+//! repeats the function inside one function compiled for the backend's features, to be
+//! called only on a CPU that runs them (`super::Native` decides).
 
 use super::avx2::Avx2;
 use super::avx512::Avx512;
 use super::hash::HashMode;
 use super::params::Params;
 use crate::aigis::parts::{KernelPart, run};
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 
-/// The part on the AVX2 backend; `None` if the CPU cannot run it.
-pub(super) fn on_avx2<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> Option<u32> {
-    #[kernel(AIGIS_AVX2)]
-    fn inner<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> u32 {
-        run::<P, Avx2>(Avx2::new(), mode, part, iterations)
-    }
-    // SAFETY: the features are checked first.
-    kernels::AIGIS_AVX2
-        .runs()
-        .then(|| unsafe { inner::<P>(mode, part, iterations) })
+/// The part on the AVX2 backend.
+#[kernel(AIGIS_AVX2)]
+pub(super) fn on_avx2<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> u32 {
+    run::<P, Avx2>(Avx2::new(), mode, part, iterations)
 }
 
-/// The part on the AVX-512 backend; `None` if the CPU cannot run it.
-pub(super) fn on_avx512<P: Params>(
-    mode: HashMode,
-    part: KernelPart,
-    iterations: u32,
-) -> Option<u32> {
-    #[kernel(AIGIS_AVX512)]
-    fn inner<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> u32 {
-        run::<P, Avx512>(Avx512::new(), mode, part, iterations)
-    }
-    // SAFETY: the features are checked first.
-    kernels::AIGIS_AVX512
-        .runs()
-        .then(|| unsafe { inner::<P>(mode, part, iterations) })
+/// The part on the AVX-512 backend.
+#[kernel(AIGIS_AVX512)]
+pub(super) fn on_avx512<P: Params>(mode: HashMode, part: KernelPart, iterations: u32) -> u32 {
+    run::<P, Avx512>(Avx512::new(), mode, part, iterations)
 }
 
 /// Keccak-f\[1600\] on eight states at once (AVX-512, the SHAKE lanes' permutation)
-/// `iterations` times on `states`; false, doing nothing, if the CPU cannot run it.
-pub(in crate::aigis) fn keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> bool {
+/// `iterations` times on `states`; declined, doing nothing, if the CPU cannot run it.
+pub(super) fn keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> Ran {
     use core::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_storeu_si512};
     #[kernel(AIGIS_KECCAK_AVX512F)]
     fn inner(states: &mut [[u64; 25]; 8], iterations: u32) {
@@ -61,10 +45,9 @@ pub(in crate::aigis) fn keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) 
             }
         }
     }
-    if !kernels::AIGIS_KECCAK_AVX512F.runs() {
-        return false;
-    }
-    // SAFETY: the features are checked first.
-    unsafe { inner(states, iterations) };
-    true
+    checked!(kernels::AIGIS_KECCAK_AVX512F => {
+        // SAFETY: `checked!` runs this only on a CPU that runs AIGIS_KECCAK_AVX512F, the
+        // kernel's features.
+        unsafe { inner(states, iterations) }
+    })
 }

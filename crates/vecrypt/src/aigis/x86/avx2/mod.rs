@@ -9,7 +9,8 @@
 //! One file per stage, named as in the portable and AArch64 code: `ntt.rs`, `cbd.rs`,
 //! `compress.rs`, `lanes.rs` (matrix and noise sampling over Keccak and SM3 lanes); this
 //! file holds the backend and its entry points. Every function is compiled for AVX2 and only
-//! reached from those entry points, after the CPU check.
+//! reached from those entry points, which the x86 `Native` calls only on a CPU that runs
+//! them.
 
 use core::arch::x86_64::*;
 
@@ -26,7 +27,7 @@ use super::sampling::{FIRST_SQUEEZE_MAX, parse_exact, parse_fast};
 use super::sm3;
 use super::soft::Soft;
 use super::{compact, kem};
-use crate::cpu::{kernel, kernels};
+use crate::cpu::kernel;
 
 mod cbd;
 mod compress;
@@ -145,63 +146,39 @@ impl Arith for Avx2 {
     }
 }
 
+/// Whether this CPU runs the backend, for the tests.
+#[cfg(test)]
 fn runs() -> bool {
-    kernels::AIGIS_AVX2.runs()
+    crate::cpu::kernels::AIGIS_AVX2.runs()
 }
 
-/// The safe entry points of a backend over `$scheme` (`kem` or `compact`): each checks the
-/// CPU with `runs()`, then runs the whole operation inside one function compiled for
-/// `$features`.
+/// The entry points of a backend over `$scheme` (`kem` or `compact`): each runs the whole
+/// operation inside one function compiled for the kernel `$kernel`, to be called only on a
+/// CPU that runs it (`super::Native` decides).
 macro_rules! kem_entry_points {
     ($kernel:ident, $arith:ty, $scheme:ident, $on:literal,
      $keypair:ident, $encapsulate:ident, $decapsulate:ident) => {
-        #[doc = concat!("Key generation", $on, "; `false` if the CPU cannot run it.")]
-        pub fn $keypair<P: Params>(
-            mode: HashMode,
-            coins: &[u8; 64],
-            pk: &mut [u8],
-            sk: &mut [u8],
-        ) -> bool {
-            #[kernel($kernel)]
-            fn inner<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
-                $scheme::keypair::<P, $arith>(<$arith>::new(), mode, coins, pk, sk)
-            }
-            if !runs() {
-                return false;
-            }
-            // SAFETY: the features were checked just above.
-            unsafe { inner::<P>(mode, coins, pk, sk) };
-            true
+        #[doc = concat!("Key generation", $on, ".")]
+        #[kernel($kernel)]
+        pub fn $keypair<P: Params>(mode: HashMode, coins: &[u8; 64], pk: &mut [u8], sk: &mut [u8]) {
+            $scheme::keypair::<P, $arith>(<$arith>::new(), mode, coins, pk, sk)
         }
 
-        #[doc = concat!("Encapsulation", $on, "; `None` if the CPU cannot run it.")]
+        #[doc = concat!("Encapsulation", $on, ".")]
+        #[kernel($kernel)]
         pub fn $encapsulate<P: Params>(
             mode: HashMode,
             pk: &[u8],
             coins: &[u8; 32],
             ct: &mut [u8],
-        ) -> Option<[u8; 32]> {
-            #[kernel($kernel)]
-            fn inner<P: Params>(
-                mode: HashMode,
-                pk: &[u8],
-                coins: &[u8; 32],
-                ct: &mut [u8],
-            ) -> [u8; 32] {
-                $scheme::encapsulate::<P, $arith>(<$arith>::new(), mode, pk, coins, ct)
-            }
-            // SAFETY: the features are checked first.
-            runs().then(|| unsafe { inner::<P>(mode, pk, coins, ct) })
+        ) -> [u8; 32] {
+            $scheme::encapsulate::<P, $arith>(<$arith>::new(), mode, pk, coins, ct)
         }
 
-        #[doc = concat!("Decapsulation", $on, "; `None` if the CPU cannot run it.")]
-        pub fn $decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> Option<[u8; 32]> {
-            #[kernel($kernel)]
-            fn inner<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
-                $scheme::decapsulate::<P, $arith>(<$arith>::new(), mode, sk, ct)
-            }
-            // SAFETY: the features are checked first.
-            runs().then(|| unsafe { inner::<P>(mode, sk, ct) })
+        #[doc = concat!("Decapsulation", $on, ".")]
+        #[kernel($kernel)]
+        pub fn $decapsulate<P: Params>(mode: HashMode, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+            $scheme::decapsulate::<P, $arith>(<$arith>::new(), mode, sk, ct)
         }
     };
 }
