@@ -82,8 +82,8 @@ impl Kernels for Native {
         Ran::Done
     }
 
-    /// Called directly, not through a table: one-block calls are short enough that an
-    /// indirect call shows in their speed.
+    /// Inlined with the other whole-block entries: one-block calls are short enough that
+    /// an extra call layer shows in their speed.
     #[inline]
     fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
         // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
