@@ -33,6 +33,7 @@ use cipher::{Key, KeyInit, KeySizeUser};
 use zeroize::ZeroizeOnDrop;
 
 use super::common::CounterWidth;
+use super::dispatch::Kernels;
 use super::{Aes, K128, K192, K256, KeySize, advance};
 use crate::Error;
 use crate::cpu::{self, Backend};
@@ -125,11 +126,10 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         self.cipher.ecb_encrypt(&mut h);
         // The carry-less GHASH goes with the SIMD backends; the portable one stays portable.
         // The VAES backends make the powers of H on their own registers.
-        let backend = self.cipher.backend;
-        let simd = self.cipher.kernels.is_some();
-        self.hash.set_key_with(&h, simd, |h, out| {
-            super::native::ghash_powers(backend, h, out)
-        });
+        let simd = super::on_kernels(self.cipher.backend);
+        let kernels = &self.cipher.kernels;
+        self.hash
+            .set_key_with(&h, simd, |h, out| kernels.ghash_powers(h, out).done());
         crate::wipe::array(&mut h);
     }
 
@@ -141,7 +141,8 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
         if self
             .cipher
             .kernels
-            .is_some_and(|k| (k.gcm)(rk, powers, decrypt, counter, acc, buf))
+            .gcm(rk, powers, decrypt, counter, acc, buf)
+            .done()
         {
             return;
         }
@@ -160,9 +161,14 @@ impl<K: KeySize, N, T> AesGcm<K, N, T> {
 
     /// Encrypts or decrypts `buf` in place and returns the full 16-byte tag.
     fn run(&self, decrypt: bool, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let whole = self.cipher.kernels.and_then(|k| {
-            (k.gcm_message)(&self.cipher.rk, self.hash.powers(), decrypt, j0, aad, buf)
-        });
+        let whole = self.cipher.kernels.gcm_message(
+            &self.cipher.rk,
+            self.hash.powers(),
+            decrypt,
+            j0,
+            aad,
+            buf,
+        );
         if let Some(tag) = whole {
             return tag;
         }
@@ -368,9 +374,8 @@ mod tests {
                     continue;
                 }
                 let mut g = Ghash::empty();
-                g.set_key_with(&h, true, |h, out| {
-                    super::super::native::ghash_powers(b, h, out)
-                });
+                let kernels = super::super::native::Native::keyed(b);
+                g.set_key_with(&h, true, |h, out| kernels.ghash_powers(h, out).done());
                 assert_eq!(g.powers(), reference.powers(), "{b}");
             }
         }

@@ -6,11 +6,13 @@
 //! registers, eight blocks interleaved, with GHASH on PMULL) and `soft` (portable,
 //! table-free, constant time: fixsliced, four blocks in bit planes of `u64` words, two in
 //! `u32` on 32-bit targets, the S-box a Boolean circuit).
-//! Each public call picks its kernel once and runs the whole loop inside it. With the cargo
-//! feature `table-backends` there is also `table-leaky`, the classic T-table AES (four
-//! 256-word tables per direction): secret-indexed, NOT constant time, for speed comparisons
-//! only, never chosen automatically nor through `VECRYPT_BACKEND`; its modes run on the
-//! portable paths.
+//! Each key keeps the kernels of its backend, chosen once at keying by the architecture
+//! folder (`x86`, `aarch64`) through the `Kernels` interface of `dispatch`; every call then
+//! runs its whole loop inside one kernel, or the kernel declines and the portable code of
+//! this module runs it. With the cargo feature `table-backends` there is also `table-leaky`,
+//! the classic T-table AES (four 256-word tables per direction): secret-indexed, NOT
+//! constant time, for speed comparisons only, never chosen automatically nor through
+//! `VECRYPT_BACKEND`; its modes run on the portable paths.
 //!
 //! Modes: ECB, CBC, CTR (whole-block big-endian counter, as `openssl enc`) through
 //! [`BlockModes`](crate::modes::BlockModes); [`Aes::apply_ctr32`] (SP 800-38D `inc32`);
@@ -33,6 +35,7 @@
 
 mod cmac;
 mod common;
+mod dispatch;
 mod feedback;
 mod gcm;
 mod key_schedule;
@@ -60,68 +63,17 @@ mod aarch64;
 /// front names an architecture.
 mod native {
     #[cfg(target_arch = "aarch64")]
-    pub(super) use super::aarch64::{
-        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_powers, kernels,
-    };
+    pub(super) use super::aarch64::Native;
     #[cfg(target_arch = "x86_64")]
-    pub(super) use super::x86::{
-        cbc_decrypt, ctr, decrypt, encrypt, expand_key, ghash_powers, kernels,
-    };
+    pub(super) use super::x86::Native;
 
     /// No SIMD kernels for this architecture: every key runs the portable code.
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    pub(super) use super::no_kernels::*;
-}
+    #[derive(Clone, Default)]
+    pub(super) struct Native;
 
-/// The dispatch of an architecture without AES kernels.
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-mod no_kernels {
-    use super::common::{CounterWidth, Kernels, RoundKeys};
-    use crate::cpu::Backend;
-
-    pub(super) fn kernels(_: Backend) -> Option<&'static Kernels> {
-        None
-    }
-
-    /// ECB encryption on `backend`'s kernel: none here.
-    pub(super) fn encrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
-        false
-    }
-
-    /// ECB decryption on `backend`'s kernel: none here.
-    pub(super) fn decrypt(_: Backend, _: &RoundKeys, _: &mut [u8]) -> bool {
-        false
-    }
-
-    /// CTR on `backend`'s kernel: none here.
-    pub(super) fn ctr(
-        _: Backend,
-        _: &RoundKeys,
-        _: CounterWidth,
-        _: &[u8; 16],
-        _: &mut [u8],
-    ) -> bool {
-        false
-    }
-
-    /// The powers of a GHASH key on wide registers: none here.
-    pub(super) fn ghash_powers(
-        _: Backend,
-        _: &[u8; 16],
-        _: &mut super::common::HashPowers,
-    ) -> bool {
-        false
-    }
-
-    /// Key expansion on `backend`'s instructions: none here.
-    pub(super) fn expand_key(_: Backend, _: &[u8], _: &mut RoundKeys) -> bool {
-        false
-    }
-
-    /// CBC decryption on `backend`'s kernel: none here.
-    pub(super) fn cbc_decrypt(_: Backend, _: &RoundKeys, _: &mut [u8; 16], _: &mut [u8]) -> bool {
-        false
-    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    impl super::dispatch::Kernels for Native {}
 }
 
 pub use cmac::AesCmac;
@@ -144,7 +96,8 @@ use crate::cpu::{self, Backend, Candidate, kernels};
 #[cfg(feature = "alloc")]
 use crate::modes::NamedCipher;
 use crate::modes::{self as modes, BlockKernel, Chain, KernelBackend};
-use common::{CounterWidth, Kernels, RoundKeys};
+use common::{CounterWidth, RoundKeys};
+use dispatch::Kernels;
 
 /// One AES key size.
 pub trait KeySize: Copy + Send + Sync + 'static + private::Sealed {
@@ -210,8 +163,9 @@ pub(crate) const CANDIDATES: &[Candidate] = &[
 pub struct Aes<K: KeySize> {
     rk: RoundKeys,
     backend: Backend,
-    /// The SIMD kernels of `backend`, looked up once at keying; `None` runs the portable code.
-    kernels: Option<&'static Kernels>,
+    /// The SIMD kernels `backend` runs on this CPU, chosen once at keying; they decline
+    /// every call of a portable backend.
+    kernels: native::Native,
     _size: PhantomData<K>,
 }
 
@@ -268,7 +222,7 @@ impl<K: KeySize> Aes<K> {
         Self {
             rk: RoundKeys::empty(K::ROUNDS),
             backend,
-            kernels: native::kernels(backend),
+            kernels: native::Native::keyed(backend),
             _size: PhantomData,
         }
     }
@@ -276,7 +230,7 @@ impl<K: KeySize> Aes<K> {
     /// Fills the round keys from a key of the right length, on the backend's AES
     /// instructions when it has them.
     fn set_key(&mut self, key: &[u8]) {
-        if !native::expand_key(self.backend, key, &mut self.rk) {
+        if !self.kernels.expand_key(key, &mut self.rk).done() {
             key_schedule::expand_into(key, &mut self.rk);
         }
         if self.backend == Backend::Soft {
@@ -295,7 +249,7 @@ impl<K: KeySize> Aes<K> {
     /// Encrypts whole blocks in place on this key's backend.
     #[inline]
     pub(crate) fn ecb_encrypt(&self, buf: &mut [u8]) {
-        if native::encrypt(self.backend, &self.rk, buf) {
+        if self.kernels.encrypt(&self.rk, buf).done() {
             return;
         }
         #[cfg(feature = "table-backends")]
@@ -308,7 +262,7 @@ impl<K: KeySize> Aes<K> {
     /// Decrypts whole blocks in place on this key's backend.
     #[inline]
     pub(crate) fn ecb_decrypt(&self, buf: &mut [u8]) {
-        if native::decrypt(self.backend, &self.rk, buf) {
+        if self.kernels.decrypt(&self.rk, buf).done() {
             return;
         }
         #[cfg(feature = "table-backends")]
@@ -320,7 +274,7 @@ impl<K: KeySize> Aes<K> {
 
     /// CTR over whole blocks whose counter part `width` does not carry further.
     fn ctr_whole(&self, width: CounterWidth, counter: &[u8; 16], buf: &mut [u8]) {
-        if !native::ctr(self.backend, &self.rk, width, counter, buf) {
+        if !self.kernels.ctr(&self.rk, width, counter, buf).done() {
             let mut c = *counter;
             modes::ctr_apply_counting(self, &mut c, width.bytes(), buf);
         }
@@ -375,6 +329,15 @@ pub(crate) fn block16(iv: &[u8]) -> Result<[u8; 16], Error> {
     })
 }
 
+/// Whether `backend` runs on AES instructions, as against the portable code: its keys take
+/// the carry-less GHASH and its streams the multi-stream kernels.
+fn on_kernels(backend: Backend) -> bool {
+    matches!(
+        backend,
+        Backend::AesNi | Backend::Vaes256 | Backend::Vaes512 | Backend::ArmAes
+    )
+}
+
 /// The one-block chain register of a kernel call, as an array.
 fn register16(register: &mut [u8]) -> Option<&mut [u8; 16]> {
     register.try_into().ok()
@@ -408,30 +371,24 @@ impl<K: KeySize> BlockKernel for Aes<K> {
     /// One chain runs on the backend's chain kernel, folded so that only AES rounds lie on
     /// it; several chains go one step of all of them per ECB call.
     fn kernel_chain(&self, mode: Chain, register: &mut [u8], buf: &mut [u8]) {
-        let fused = match (self.kernels, register16(register)) {
-            (Some(k), Some(iv)) => (k.chain)(&self.rk, mode, iv, buf),
-            _ => false,
-        };
+        let fused = register16(register)
+            .is_some_and(|iv| self.kernels.chain(&self.rk, mode, iv, buf).done());
         if !fused {
             modes::chain_by_steps(self, mode, register, buf);
         }
     }
 
     fn kernel_cbc_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let fused = match (self.kernels, register16(iv)) {
-            (Some(_), Some(c)) => native::cbc_decrypt(self.backend, &self.rk, c, buf),
-            _ => false,
-        };
+        let fused =
+            register16(iv).is_some_and(|c| self.kernels.cbc_decrypt(&self.rk, c, buf).done());
         if !fused {
             modes::cbc_decrypt_batched(self, iv, buf);
         }
     }
 
     fn kernel_cfb_decrypt(&self, iv: &mut [u8], buf: &mut [u8]) {
-        let fused = match (self.kernels, register16(iv)) {
-            (Some(k), Some(c)) => (k.cfb_decrypt)(&self.rk, c, buf),
-            _ => false,
-        };
+        let fused =
+            register16(iv).is_some_and(|c| self.kernels.cfb_decrypt(&self.rk, c, buf).done());
         if !fused {
             modes::cfb_decrypt_batched(self, iv, buf);
         }
@@ -444,8 +401,12 @@ impl<K: KeySize> BlockKernel for Aes<K> {
         /// streams is short enough that two allocations show in its speed.
         const ON_STACK: usize = 16;
         let backend = keys.first().map(|k| k.backend);
-        let kernels = keys.first().and_then(|k| k.kernels);
-        if let Some(table) = kernels.filter(|_| keys.iter().all(|k| Some(k.backend) == backend)) {
+        let first = keys
+            .first()
+            .filter(|k| on_kernels(k.backend))
+            .filter(|_| keys.iter().all(|k| Some(k.backend) == backend));
+        if let Some(first) = first {
+            let kernels = &first.kernels;
             let done = if keys.len() <= ON_STACK {
                 let mut rks = [&keys[0].rk; ON_STACK];
                 let mut chains = [[0u8; 16]; ON_STACK];
@@ -458,7 +419,9 @@ impl<K: KeySize> BlockKernel for Aes<K> {
                     *c = block16(iv).unwrap_or([0; 16]);
                 }
                 let n = keys.len();
-                let done = (table.cbc_encrypt_streams)(&rks[..n], &mut chains[..n], bufs);
+                let done = kernels
+                    .cbc_encrypt_streams(&rks[..n], &mut chains[..n], bufs)
+                    .done();
                 if done {
                     for (iv, c) in ivs.iter_mut().zip(&chains[..n]) {
                         iv.copy_from_slice(c);
@@ -471,7 +434,7 @@ impl<K: KeySize> BlockKernel for Aes<K> {
                     .iter()
                     .map(|iv| block16(iv).unwrap_or([0; 16]))
                     .collect();
-                let done = (table.cbc_encrypt_streams)(&rks, &mut chains, bufs);
+                let done = kernels.cbc_encrypt_streams(&rks, &mut chains, bufs).done();
                 if done {
                     for (iv, c) in ivs.iter_mut().zip(&chains) {
                         iv.copy_from_slice(c);

@@ -4,16 +4,16 @@
 //! a time; the rest go to the 128-bit kernel.
 
 use super::common::RoundKeys;
+use crate::cpu::Ran;
 
-/// A kernel for `n` streams of `blocks` blocks each: false, doing nothing, when it cannot
+/// A kernel for `n` streams of `blocks` blocks each: declined, doing nothing, when it cannot
 /// take them.
-pub(super) type Group = fn(&[&RoundKeys], &mut [[u8; 16]], &mut [&mut [u8]], usize) -> bool;
+pub(super) type Group = fn(&[&RoundKeys], &mut [[u8; 16]], &mut [&mut [u8]], usize) -> Ran;
 
-/// The 128-bit kernel every group can fall back on: it takes 1 to `max` streams.
+/// The 128-bit kernel every group can fall back on: it takes 1 to `max` streams. The
+/// caller passes one that this CPU runs (its key's kernels were chosen for it).
 #[derive(Copy, Clone)]
 pub(super) struct Narrow {
-    /// Whether this CPU runs it.
-    pub(super) runs: bool,
     pub(super) kernel: Group,
     pub(super) max: usize,
 }
@@ -25,7 +25,7 @@ const PASS: usize = 32;
 const GROUP: usize = 32;
 
 /// Interleaves the streams, `lanes` per register of `wide_kernel` and at most `max` per
-/// call; false, doing nothing, if the narrow kernel cannot run or the keys differ in size.
+/// call; declined, doing nothing, if the keys differ in size.
 /// Everything lives on the stack: a call over a few one-block streams is short enough that
 /// allocations would show in its speed.
 pub(super) fn interleave(
@@ -36,10 +36,10 @@ pub(super) fn interleave(
     keys: &[&RoundKeys],
     ivs: &mut [[u8; 16]],
     bufs: &mut [&mut [u8]],
-) -> bool {
+) -> Ran {
     let rounds = keys.first().map_or(10, |k| k.rounds);
-    if !narrow.runs || keys.iter().any(|k| k.rounds != rounds) {
-        return false;
+    if keys.iter().any(|k| k.rounds != rounds) {
+        return Ran::Declined;
     }
     let max = max.min(GROUP);
     for ((keys, ivs), bufs) in keys
@@ -49,7 +49,7 @@ pub(super) fn interleave(
     {
         pass(narrow, lanes, max, wide_kernel, keys, ivs, bufs);
     }
-    true
+    Ran::Done
 }
 
 /// [`interleave`] over at most [`PASS`] streams.
@@ -104,9 +104,9 @@ fn pass(
             }
         }
         let (rks, chains, parts) = (&rks[..take], &mut chains[..take], &mut parts[..take]);
-        let ran = wide.is_some_and(|w| w(rks, chains, parts, blocks))
-            || (narrow.kernel)(rks, chains, parts, blocks);
-        // The narrow kernel runs and the group is 1 to its maximum of one key size.
+        let ran = wide.is_some_and(|w| w(rks, chains, parts, blocks).done())
+            || (narrow.kernel)(rks, chains, parts, blocks).done();
+        // This CPU runs the narrow kernel and the group is 1 to its maximum of one key size.
         assert!(ran, "the narrow kernel takes every group of streams");
         for (slot, &i) in group.iter().enumerate() {
             ivs[i] = chains[slot];

@@ -6,6 +6,7 @@
 use core::fmt;
 
 use super::common::next_tweak;
+use super::dispatch::Kernels;
 use super::{Aes, KeySize};
 use crate::Error;
 use crate::cpu::{self, Backend};
@@ -81,10 +82,7 @@ impl<K: KeySize> AesXts<K> {
 
     /// Whole blocks under consecutive tweaks starting at `t`; returns the next tweak.
     fn blocks(&self, t: u128, buf: &mut [u8], decrypt: bool) -> u128 {
-        let fused = self
-            .data
-            .kernels
-            .and_then(|k| (k.xts)(&self.data.rk, None, decrypt, t, buf));
+        let fused = self.data.kernels.xts(&self.data.rk, None, decrypt, t, buf);
         match fused {
             Some(next) => next,
             None => batched(&self.data, decrypt, t, buf),
@@ -99,7 +97,7 @@ impl<K: KeySize> AesXts<K> {
         let fused = self
             .data
             .kernels
-            .and_then(|k| (k.xts)(&self.data.rk, Some(&self.tweak.rk), decrypt, raw, buf));
+            .xts(&self.data.rk, Some(&self.tweak.rk), decrypt, raw, buf);
         if let Some(next) = fused {
             return next;
         }

@@ -2,9 +2,9 @@
 //! blocks in flight for ECB, CTR, CBC and CFB decryption and XTS, so that the pipelined
 //! AESE/AESMC (or AESD/AESIMC) pairs of one block hide the latency of the others; one block
 //! at a time for the chained modes (CBC and CFB encryption, OFB, CBC-MAC), whose next input
-//! waits for the last output. Every entry checks the
-//! CPU and returns `false` without touching the data when the kernel cannot run, so that
-//! the caller takes the portable path; nothing here can run an unsupported instruction.
+//! waits for the last output. The entries are `#[kernel(AES_ARMV8)]`
+//! functions, called by [`super::Native`] only on a CPU that runs them; the multi-stream
+//! entry, called through a function pointer, checks the CPU itself.
 //!
 //! AESE adds the round key before SubBytes and ShiftRows (x86's AESENC adds it after
 //! MixColumns), so a round here is AESE with key `r` then AESMC, and the cipher ends with
@@ -19,7 +19,9 @@ use core::arch::aarch64::*;
 use crate::aes::common::{CounterWidth, RoundKeys};
 use crate::aes::key_schedule;
 use crate::aes::rounds::by_rounds;
-use crate::cpu::{kernel, kernels};
+use crate::cpu::kernel;
+#[cfg(feature = "alloc")]
+use crate::cpu::{Ran, checked, kernels};
 use crate::modes::Chain;
 
 /// Blocks interleaved by the parallel kernels.
@@ -386,113 +388,60 @@ fn expand_kernel(key: &[u8], rk: &mut RoundKeys) {
 }
 
 /// Fills the round keys of `rk` (for its number of rounds) from a key of 16, 24 or 32 bytes
-/// (the caller checks) on the AES instructions; `false`, doing nothing, when this CPU has
-/// none.
-pub(super) fn expand(key: &[u8], rk: &mut RoundKeys) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { expand_kernel(key, rk) }
-    true
-}
-
-/// Whether this CPU runs the kernels of this file.
-#[inline(always)]
-pub(super) fn runs() -> bool {
-    kernels::AES_ARMV8.runs()
+/// (the caller checks) on the AES instructions.
+#[kernel(AES_ARMV8)]
+pub(super) fn expand(key: &[u8], rk: &mut RoundKeys) {
+    expand_kernel(key, rk);
 }
 
 /// ECB encryption of whole blocks.
-pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf)) }
-    true
+#[kernel(AES_ARMV8)]
+pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf));
 }
 
 /// ECB decryption of whole blocks.
-pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf)) }
-    true
+#[kernel(AES_ARMV8)]
+pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf));
 }
 
 /// Keystream of `counter`, `counter + 1`, ... XORed into whole blocks; the counter adds in
 /// its low 32 or 64 bits and the caller guarantees those do not carry further.
-pub(super) fn ctr_blocks(
-    rk: &RoundKeys,
-    width: CounterWidth,
-    counter: &[u8; 16],
-    buf: &mut [u8],
-) -> bool {
-    if !runs() {
-        return false;
+#[kernel(AES_ARMV8)]
+pub(super) fn ctr_blocks(rk: &RoundKeys, width: CounterWidth, counter: &[u8; 16], buf: &mut [u8]) {
+    match width {
+        CounterWidth::Low32 => by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf)),
+        CounterWidth::Low64 => by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf)),
     }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe {
-        match width {
-            CounterWidth::Low32 => by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf)),
-            CounterWidth::Low64 => by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf)),
-        }
-    }
-    true
 }
 
 /// CBC decryption of whole blocks.
-pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
-    true
+#[kernel(AES_ARMV8)]
+pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+    by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf));
 }
 
 /// CFB decryption of whole blocks; `iv` ends as the last ciphertext block.
-pub(super) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, cfb_decrypt(&rk.enc, iv, buf)) }
-    true
+#[kernel(AES_ARMV8)]
+pub(super) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+    by_rounds!(rk.rounds, cfb_decrypt(&rk.enc, iv, buf));
 }
 
-/// XTS over whole blocks from `tweak`, decrypting if asked; the tweak after the last block,
-/// or `None`, doing nothing, if the CPU cannot run the kernel.
-pub(super) fn xts_blocks(
-    rk: &RoundKeys,
-    decrypt: bool,
-    tweak: u128,
-    buf: &mut [u8],
-) -> Option<u128> {
-    if !runs() {
-        return None;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe {
-        Some(if decrypt {
-            by_rounds!(rk.rounds, xts::<true>(&rk.dec, tweak, buf))
-        } else {
-            by_rounds!(rk.rounds, xts::<false>(&rk.enc, tweak, buf))
-        })
+/// XTS over whole blocks from `tweak`, decrypting if asked; the tweak after the last block.
+#[kernel(AES_ARMV8)]
+pub(super) fn xts_blocks(rk: &RoundKeys, decrypt: bool, tweak: u128, buf: &mut [u8]) -> u128 {
+    if decrypt {
+        by_rounds!(rk.rounds, xts::<true>(&rk.dec, tweak, buf))
+    } else {
+        by_rounds!(rk.rounds, xts::<false>(&rk.enc, tweak, buf))
     }
 }
 
 /// A chained mode over whole blocks with one chain; `iv` carries the chain in and out.
-pub(super) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, chain_kernel(&rk.enc, mode, iv, buf)) }
-    true
+#[kernel(AES_ARMV8)]
+pub(super) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
+    by_rounds!(rk.rounds, chain_kernel(&rk.enc, mode, iv, buf));
 }
 
 /// Streams interleaved by [`encrypt_cbc_streams`] at most.
@@ -500,35 +449,37 @@ pub(super) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u
 pub(super) const MAX_STREAMS: usize = 8;
 
 /// CBC encryption of 1 to [`MAX_STREAMS`] streams of the same key size, `blocks` blocks
-/// each, interleaved so that the chains hide each other's latency. Returns false, doing
-/// nothing, otherwise.
+/// each, interleaved so that the chains hide each other's latency. Declined, doing nothing,
+/// otherwise or when this CPU cannot run the kernel: it is called through a function
+/// pointer, so it checks the CPU on each call.
 #[cfg(feature = "alloc")]
 pub(super) fn encrypt_cbc_streams(
     keys: &[&RoundKeys],
     ivs: &mut [[u8; 16]],
     bufs: &mut [&mut [u8]],
     blocks: usize,
-) -> bool {
+) -> Ran {
     let rounds = keys.first().map_or(10, |k| k.rounds);
-    if !runs()
-        || keys.is_empty()
+    if keys.is_empty()
         || keys.len() > MAX_STREAMS
         || keys.iter().any(|k| k.rounds != rounds)
         || bufs.iter().any(|b| b.len() < 16 * blocks)
         || ivs.len() != keys.len()
         || bufs.len() != keys.len()
     {
-        return false;
+        return Ran::Declined;
     }
     macro_rules! streams {
         ($($s:literal)*) => {
             match keys.len() {
                 $($s => by_rounds!(rounds, cbc_encrypt_streams::<$s>(keys, ivs, bufs, blocks)),)*
-                _ => return false,
+                _ => return Ran::Declined,
             }
         };
     }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe { streams!(1 2 3 4 5 6 7 8) }
-    true
+    checked!(kernels::AES_ARMV8 => {
+        // SAFETY: `checked!` runs this only on a CPU that runs AES_ARMV8, the kernel's
+        // features.
+        unsafe { streams!(1 2 3 4 5 6 7 8) }
+    })
 }

@@ -9,7 +9,7 @@
 
 use core::arch::aarch64::*;
 
-use super::armv8::{WIDE, counter_add, counter_lanes, encrypt_n, load, round_keys, runs, store};
+use super::armv8::{WIDE, counter_add, counter_lanes, encrypt_n, load, round_keys, store};
 use crate::aes::common::RoundKeys;
 use crate::aes::rounds::by_rounds;
 use crate::cpu::kernel;
@@ -73,7 +73,8 @@ fn gcm<const NR: usize, const DECRYPT: bool>(
 }
 
 /// GCM over whole blocks in one pass, with the powers of
-/// [`crate::ghash::aarch64::powers`]; `false`, doing nothing, if the CPU cannot run the kernel.
+/// [`crate::ghash::aarch64::powers`].
+#[kernel(AES_ARMV8)]
 pub(super) fn gcm_blocks(
     rk: &RoundKeys,
     powers: &[[u8; 16]; POWERS],
@@ -81,17 +82,10 @@ pub(super) fn gcm_blocks(
     counter: &[u8; 16],
     acc: &mut [u8; 16],
     buf: &mut [u8],
-) -> bool {
-    if !runs() {
-        return false;
+) {
+    if decrypt {
+        by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
+    } else {
+        by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
     }
-    // SAFETY: AES_ARMV8.runs() confirmed the features this kernel is compiled for.
-    unsafe {
-        if decrypt {
-            by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
-        } else {
-            by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
-        }
-    }
-    true
 }

@@ -1,16 +1,16 @@
 //! AES-NI on 128-bit registers: eight independent blocks in flight to cover the three-cycle
 //! latency of AESENC at two issues per cycle. The key schedule of every x86 backend runs
 //! here too, on AESENCLAST (see [`assist`]) and AESIMC (set-up times in `docs/perf/aes.md`).
-//! Every entry checks the CPU and returns `false` without touching the data when the kernel
-//! cannot run, so that the caller takes the portable path; nothing here can run an
-//! unsupported instruction.
+//! The entries are `#[kernel(AES_NI)]` functions, called by [`super::Native`] only on a CPU
+//! that runs them; the multi-stream entry, called through a function pointer, checks the CPU
+//! itself.
 
 use core::arch::x86_64::*;
 
 use crate::aes::common::{CounterWidth, RoundKeys};
 use crate::aes::key_schedule::RCON;
 use crate::aes::rounds::by_rounds;
-use crate::cpu::{kernel, kernels};
+use crate::cpu::{Ran, checked, kernel, kernels};
 use crate::modes::Chain;
 
 /// Blocks interleaved by the parallel kernels.
@@ -393,126 +393,85 @@ fn expand_kernel(key: &[u8], rk: &mut RoundKeys) {
 }
 
 /// Fills the round keys of `rk` (for its number of rounds) from a key of 16, 24 or 32 bytes
-/// (the caller checks) on the AES instructions; `false`, doing nothing, when this CPU has
-/// none.
-pub(super) fn expand(key: &[u8], rk: &mut RoundKeys) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { expand_kernel(key, rk) }
-    true
-}
-
-/// Whether this CPU runs the kernels of this file.
-#[inline(always)]
-pub(super) fn runs() -> bool {
-    kernels::AES_NI.runs()
+/// (the caller checks) on the AES instructions.
+#[kernel(AES_NI)]
+pub(super) fn expand(key: &[u8], rk: &mut RoundKeys) {
+    expand_kernel(key, rk);
 }
 
 /// ECB encryption of whole blocks.
-pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf)) }
-    true
+#[kernel(AES_NI)]
+pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf));
 }
 
 /// ECB decryption of whole blocks.
-pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf)) }
-    true
+#[kernel(AES_NI)]
+pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
+    by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf));
 }
 
 /// Keystream of `counter`, `counter + 1`, ... XORed into whole blocks; the counter adds in
 /// its low 32 or 64 bits and the caller guarantees those do not carry further.
-pub(super) fn ctr_blocks(
-    rk: &RoundKeys,
-    width: CounterWidth,
-    counter: &[u8; 16],
-    buf: &mut [u8],
-) -> bool {
-    if !runs() {
-        return false;
+#[kernel(AES_NI)]
+pub(super) fn ctr_blocks(rk: &RoundKeys, width: CounterWidth, counter: &[u8; 16], buf: &mut [u8]) {
+    match width {
+        CounterWidth::Low32 => by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf)),
+        CounterWidth::Low64 => by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf)),
     }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe {
-        match width {
-            CounterWidth::Low32 => by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf)),
-            CounterWidth::Low64 => by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf)),
-        }
-    }
-    true
 }
 
 /// CBC decryption of whole blocks.
-pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf)) }
-    true
+#[kernel(AES_NI)]
+pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+    by_rounds!(rk.rounds, cbc_decrypt(&rk.dec, iv, buf));
 }
 
 /// A chained mode over whole blocks with one chain; `iv` carries the chain in and out.
-pub(super) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-    if !runs() {
-        return false;
-    }
+#[kernel(AES_NI)]
+pub(super) fn chain(rk: &RoundKeys, mode: Chain, iv: &mut [u8; 16], buf: &mut [u8]) {
     let feedback = match mode {
-        Chain::CbcEncrypt => {
-            // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, cbc_encrypt(&rk.enc, iv, buf)) }
-            return true;
-        }
+        Chain::CbcEncrypt => return by_rounds!(rk.rounds, cbc_encrypt(&rk.enc, iv, buf)),
         Chain::Mac => Feedback::CbcMac,
         Chain::Ofb => Feedback::Ofb,
         Chain::CfbEncrypt => Feedback::CfbEncrypt,
     };
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { by_rounds!(rk.rounds, chain_kernel(&rk.enc, feedback, iv, buf)) }
-    true
+    by_rounds!(rk.rounds, chain_kernel(&rk.enc, feedback, iv, buf));
 }
 
 /// Streams interleaved by [`encrypt_cbc_streams`] at most.
 pub(super) const MAX_STREAMS: usize = 8;
 
 /// CBC encryption of 1 to [`MAX_STREAMS`] streams of the same key size, `blocks` blocks
-/// each, interleaved so that the chains hide each other's latency. Returns false, doing
-/// nothing, otherwise.
+/// each, interleaved so that the chains hide each other's latency. Declined, doing nothing,
+/// otherwise or when this CPU cannot run the kernel: it is called through a function
+/// pointer, so it checks the CPU on each call.
 pub(super) fn encrypt_cbc_streams(
     keys: &[&RoundKeys],
     ivs: &mut [[u8; 16]],
     bufs: &mut [&mut [u8]],
     blocks: usize,
-) -> bool {
+) -> Ran {
     let rounds = keys.first().map_or(10, |k| k.rounds);
-    if !runs()
-        || keys.is_empty()
+    if keys.is_empty()
         || keys.len() > MAX_STREAMS
         || keys.iter().any(|k| k.rounds != rounds)
         || bufs.iter().any(|b| b.len() < 16 * blocks)
         || ivs.len() != keys.len()
         || bufs.len() != keys.len()
     {
-        return false;
+        return Ran::Declined;
     }
     macro_rules! streams {
         ($($s:literal)*) => {
             match keys.len() {
                 $($s => by_rounds!(rounds, cbc_encrypt_streams::<$s>(keys, ivs, bufs, blocks)),)*
-                _ => return false,
+                _ => return Ran::Declined,
             }
         };
     }
-    // SAFETY: AES_NI.runs() confirmed the features this kernel is compiled for.
-    unsafe { streams!(1 2 3 4 5 6 7 8) }
-    true
+    checked!(kernels::AES_NI => {
+        // SAFETY: `checked!` runs this only on a CPU that runs AES_NI, the kernel's features.
+        unsafe { streams!(1 2 3 4 5 6 7 8) }
+    })
 }

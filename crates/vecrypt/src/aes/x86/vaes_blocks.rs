@@ -281,91 +281,62 @@ macro_rules! vaes_blocks {
             }
         }
 
-        /// Whether this CPU runs the kernels of this module.
-        #[inline(always)]
-        pub(super) fn runs() -> bool {
-            crate::cpu::kernels::$k.runs()
+        /// ECB encryption of whole blocks.
+        #[kernel($k)]
+        pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) {
+            by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf));
         }
 
-        /// ECB encryption of whole blocks; false, doing nothing, if the CPU cannot.
-        pub(super) fn encrypt(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-            if !runs() {
-                return false;
-            }
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, ecb::<false>(&rk.enc, buf)) }
-            true
-        }
-
-        /// ECB decryption of whole blocks; false, doing nothing, if the CPU cannot.
-        pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) -> bool {
-            if !runs() {
-                return false;
-            }
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf)) }
-            true
+        /// ECB decryption of whole blocks.
+        #[kernel($k)]
+        pub(super) fn decrypt(rk: &RoundKeys, buf: &mut [u8]) {
+            by_rounds!(rk.rounds, ecb::<true>(&rk.dec, buf));
         }
 
         /// CTR over whole blocks, the counter adding in the part `width` names.
+        #[kernel($k)]
         pub(super) fn ctr_blocks(
             rk: &RoundKeys,
             width: CounterWidth,
             counter: &[u8; 16],
             buf: &mut [u8],
-        ) -> bool {
-            if !runs() {
-                return false;
-            }
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe {
-                match width {
-                    CounterWidth::Low32 => {
-                        by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf))
-                    }
-                    CounterWidth::Low64 => {
-                        by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf))
-                    }
+        ) {
+            match width {
+                CounterWidth::Low32 => by_rounds!(rk.rounds, ctr::<true>(&rk.enc, counter, buf)),
+                CounterWidth::Low64 => {
+                    by_rounds!(rk.rounds, ctr::<false>(&rk.enc, counter, buf))
                 }
             }
-            true
         }
 
         /// CBC decryption of whole blocks.
-        pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-            if !runs() {
-                return false;
-            }
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, feedback_decrypt::<false>(&rk.dec, iv, buf)) }
-            true
+        #[kernel($k)]
+        pub(super) fn decrypt_cbc(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+            by_rounds!(rk.rounds, feedback_decrypt::<false>(&rk.dec, iv, buf));
         }
 
         /// CFB decryption of whole blocks.
-        pub(super) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) -> bool {
-            if !runs() {
-                return false;
-            }
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe { by_rounds!(rk.rounds, feedback_decrypt::<true>(&rk.enc, iv, buf)) }
-            true
+        #[kernel($k)]
+        pub(super) fn decrypt_cfb(rk: &RoundKeys, iv: &mut [u8; 16], buf: &mut [u8]) {
+            by_rounds!(rk.rounds, feedback_decrypt::<true>(&rk.enc, iv, buf));
         }
 
         /// Streams interleaved at most by [`encrypt_cbc_streams`].
         pub(super) const MAX_STREAMS: usize = MAX_REGS * LANES;
 
         /// CBC encryption of a multiple of `LANES` streams (at most [`MAX_STREAMS`]) of the
-        /// same key size, `blocks` blocks each. Returns false, doing nothing, otherwise.
+        /// same key size, `blocks` blocks each. Declined, doing nothing, otherwise or when
+        /// this CPU cannot run the kernel: it is called through a function pointer, so it
+        /// checks the CPU on each call.
         pub(super) fn encrypt_cbc_streams(
             keys: &[&RoundKeys],
             ivs: &mut [[u8; 16]],
             bufs: &mut [&mut [u8]],
             blocks: usize,
-        ) -> bool {
+        ) -> crate::cpu::Ran {
             let n = keys.len();
             let rounds = keys.first().map_or(10, |k| k.rounds);
-            if !runs()
-                || n == 0
+            if n == 0
                 || n % LANES != 0
                 || n > MAX_STREAMS
                 || keys.iter().any(|k| k.rounds != rounds)
@@ -373,23 +344,24 @@ macro_rules! vaes_blocks {
                 || ivs.len() != n
                 || bufs.len() != n
             {
-                return false;
+                return crate::cpu::Ran::Declined;
             }
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe {
-                match n / LANES {
-                    1 => by_rounds!(rounds, cbc_encrypt_streams::<1>(keys, ivs, bufs, blocks)),
-                    2 => by_rounds!(rounds, cbc_encrypt_streams::<2>(keys, ivs, bufs, blocks)),
-                    3 => by_rounds!(rounds, cbc_encrypt_streams::<3>(keys, ivs, bufs, blocks)),
-                    4 => by_rounds!(rounds, cbc_encrypt_streams::<4>(keys, ivs, bufs, blocks)),
-                    5 => by_rounds!(rounds, cbc_encrypt_streams::<5>(keys, ivs, bufs, blocks)),
-                    6 => by_rounds!(rounds, cbc_encrypt_streams::<6>(keys, ivs, bufs, blocks)),
-                    7 => by_rounds!(rounds, cbc_encrypt_streams::<7>(keys, ivs, bufs, blocks)),
-                    8 => by_rounds!(rounds, cbc_encrypt_streams::<8>(keys, ivs, bufs, blocks)),
-                    _ => return false,
+            crate::cpu::checked!(crate::cpu::kernels::$k => {
+                // SAFETY: `checked!` runs this only on a CPU that runs the kernel's features.
+                unsafe {
+                    match n / LANES {
+                        1 => by_rounds!(rounds, cbc_encrypt_streams::<1>(keys, ivs, bufs, blocks)),
+                        2 => by_rounds!(rounds, cbc_encrypt_streams::<2>(keys, ivs, bufs, blocks)),
+                        3 => by_rounds!(rounds, cbc_encrypt_streams::<3>(keys, ivs, bufs, blocks)),
+                        4 => by_rounds!(rounds, cbc_encrypt_streams::<4>(keys, ivs, bufs, blocks)),
+                        5 => by_rounds!(rounds, cbc_encrypt_streams::<5>(keys, ivs, bufs, blocks)),
+                        6 => by_rounds!(rounds, cbc_encrypt_streams::<6>(keys, ivs, bufs, blocks)),
+                        7 => by_rounds!(rounds, cbc_encrypt_streams::<7>(keys, ivs, bufs, blocks)),
+                        8 => by_rounds!(rounds, cbc_encrypt_streams::<8>(keys, ivs, bufs, blocks)),
+                        _ => return crate::cpu::Ran::Declined,
+                    }
                 }
-            }
-            true
+            })
         }
     };
 }

@@ -511,17 +511,12 @@ macro_rules! vaes_gcm {
 
         /// Writes H^[`MAX_BATCH`] .. H^1 in the carry-less domain into the first
         /// [`MAX_BATCH`] blocks of `out` and their Karatsuba keys from block [`KARATSUBA`]
-        /// on (the rest stays as it is) for the GHASH kernels; false, writing nothing, when
-        /// this CPU cannot run them.
-        pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) -> bool {
-            if !runs() {
-                return false;
-            }
+        /// on (the rest stays as it is) for the GHASH kernels.
+        #[kernel($k)]
+        pub(super) fn powers(h: &[u8; 16], out: &mut [[u8; 16]; POWERS]) {
             let mut key = crate::ghash::polyval_key(h);
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe { powers_kernel(&key, out) };
+            powers_kernel(&key, out);
             crate::wipe::array(&mut key);
-            true
         }
     };
 }

@@ -151,7 +151,8 @@ macro_rules! vaes_xts {
 
         /// XTS over whole blocks on this module's registers, from the tweak `tweak`, or
         /// `tweak` encrypted under `tweak_key` when given; returns the next tweak, or `None`,
-        /// doing nothing, if the CPU cannot run the kernel.
+        /// doing nothing, if the two keys differ in size.
+        #[kernel($k)]
         pub(super) fn xts_blocks(
             rk: &RoundKeys,
             tweak_key: Option<&RoundKeys>,
@@ -159,27 +160,22 @@ macro_rules! vaes_xts {
             tweak: u128,
             buf: &mut [u8],
         ) -> Option<u128> {
-            if !runs() || tweak_key.is_some_and(|t| t.rounds != rk.rounds) {
+            if tweak_key.is_some_and(|t| t.rounds != rk.rounds) {
                 return None;
             }
             let tk = tweak_key.map(|t| &t.enc);
-            // SAFETY: runs() confirmed the features this kernel is compiled for.
-            unsafe {
-                Some(match (decrypt, xts_byte_shift()) {
-                    (true, false) => {
-                        by_rounds!(rk.rounds, xts::<true, false>(&rk.dec, tk, tweak, buf))
-                    }
-                    (true, true) => {
-                        by_rounds!(rk.rounds, xts::<true, true>(&rk.dec, tk, tweak, buf))
-                    }
-                    (false, false) => {
-                        by_rounds!(rk.rounds, xts::<false, false>(&rk.enc, tk, tweak, buf))
-                    }
-                    (false, true) => {
-                        by_rounds!(rk.rounds, xts::<false, true>(&rk.enc, tk, tweak, buf))
-                    }
-                })
-            }
+            Some(match (decrypt, xts_byte_shift()) {
+                (true, false) => {
+                    by_rounds!(rk.rounds, xts::<true, false>(&rk.dec, tk, tweak, buf))
+                }
+                (true, true) => by_rounds!(rk.rounds, xts::<true, true>(&rk.dec, tk, tweak, buf)),
+                (false, false) => {
+                    by_rounds!(rk.rounds, xts::<false, false>(&rk.enc, tk, tweak, buf))
+                }
+                (false, true) => {
+                    by_rounds!(rk.rounds, xts::<false, true>(&rk.enc, tk, tweak, buf))
+                }
+            })
         }
     };
 }

@@ -337,8 +337,8 @@ fn gcm<const NR: usize, const DECRYPT: bool>(
     wipe_gcm::<NR>(&mut g, &mut run);
 }
 
-/// GCM encryption (or decryption) of whole blocks with GHASH of the ciphertext;
-/// false, doing nothing, if the CPU cannot run the kernel.
+/// GCM encryption (or decryption) of whole blocks with GHASH of the ciphertext.
+#[kernel(AES_VAES256)]
 pub(super) fn gcm_blocks(
     rk: &RoundKeys,
     powers: &[[u8; 16]; POWERS],
@@ -346,18 +346,11 @@ pub(super) fn gcm_blocks(
     counter: &[u8; 16],
     acc: &mut [u8; 16],
     buf: &mut [u8],
-) -> bool {
-    if !runs() {
-        return false;
+) {
+    if decrypt {
+        by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
+    } else {
+        by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
     }
-    // SAFETY: runs() confirmed the features this kernel is compiled for.
-    unsafe {
-        if decrypt {
-            by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
-        } else {
-            by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
-        }
-    }
-    true
 }
 vaes_xts!(AES_VAES256);

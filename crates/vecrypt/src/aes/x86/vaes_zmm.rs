@@ -536,8 +536,9 @@ fn gcm_message_kernel<const NR: usize, const DECRYPT: bool>(
 }
 
 /// GCM of a whole message in one call: [`gcm_short_kernel`] up to [`short_text_limit`] bytes
-/// of text and [`GCM_SHORT_AAD`] of associated data, else [`gcm_message_kernel`]; `None`,
-/// doing nothing, when the CPU cannot run them.
+/// of text and [`GCM_SHORT_AAD`] of associated data, else [`gcm_message_kernel`]; the full
+/// tag.
+#[kernel(AES_VAES512)]
 pub(super) fn gcm_message(
     rk: &RoundKeys,
     powers: &[[u8; 16]; POWERS],
@@ -545,7 +546,7 @@ pub(super) fn gcm_message(
     j0: &[u8; 16],
     aad: &[u8],
     buf: &mut [u8],
-) -> Option<[u8; 16]> {
+) -> [u8; 16] {
     if decrypt {
         whole_message::<true>(rk, powers, j0, aad, buf)
     } else {
@@ -555,45 +556,39 @@ pub(super) fn gcm_message(
 
 /// [`gcm_message`] in one direction: the short kernel with as few registers of counters as
 /// cover the text (four for up to 256 bytes, eight or twelve; every register it has costs
-/// time, used or not), else the whole-message kernel; `None` if the CPU cannot run them.
+/// time, used or not), else the whole-message kernel.
+#[kernel(AES_VAES512)]
 fn whole_message<const DECRYPT: bool>(
     rk: &RoundKeys,
     powers: &[[u8; 16]; POWERS],
     j0: &[u8; 16],
     aad: &[u8],
     buf: &mut [u8],
-) -> Option<[u8; 16]> {
-    if !runs() {
-        return None;
-    }
+) -> [u8; 16] {
     let short = buf.len() <= short_text_limit() && aad.len() <= GCM_SHORT_AAD;
     let keys = &rk.enc;
-    // SAFETY: runs() confirmed the features these kernels are compiled for.
-    Some(unsafe {
-        match (short, buf.len().div_ceil(4 * BYTES)) {
-            (true, 0 | 1) => by_rounds!(
-                rk.rounds,
-                gcm_short_kernel::<DECRYPT, 4>(keys, powers, j0, aad, buf)
-            ),
-            (true, 2) => by_rounds!(
-                rk.rounds,
-                gcm_short_kernel::<DECRYPT, 8>(keys, powers, j0, aad, buf)
-            ),
-            (true, _) => by_rounds!(
-                rk.rounds,
-                gcm_short_kernel::<DECRYPT, 12>(keys, powers, j0, aad, buf)
-            ),
-            (false, _) => by_rounds!(
-                rk.rounds,
-                gcm_message_kernel::<DECRYPT>(keys, powers, j0, aad, buf)
-            ),
-        }
-    })
+    match (short, buf.len().div_ceil(4 * BYTES)) {
+        (true, 0 | 1) => by_rounds!(
+            rk.rounds,
+            gcm_short_kernel::<DECRYPT, 4>(keys, powers, j0, aad, buf)
+        ),
+        (true, 2) => by_rounds!(
+            rk.rounds,
+            gcm_short_kernel::<DECRYPT, 8>(keys, powers, j0, aad, buf)
+        ),
+        (true, _) => by_rounds!(
+            rk.rounds,
+            gcm_short_kernel::<DECRYPT, 12>(keys, powers, j0, aad, buf)
+        ),
+        (false, _) => by_rounds!(
+            rk.rounds,
+            gcm_message_kernel::<DECRYPT>(keys, powers, j0, aad, buf)
+        ),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::runs;
     use crate::Backend;
     use crate::aes::{AesGcm, AesXts, K128, K256, KeySize};
     use crate::cpu::tuning::{ONE_ZMM_AES_UNIT, TWO_ZMM_AES_UNITS, Tuning, forced};
@@ -621,7 +616,7 @@ mod tests {
     /// the portable backend does.
     #[test]
     fn both_xts_step_forms_equal_portable() {
-        if !runs() {
+        if !crate::cpu::kernels::AES_VAES512.runs() {
             return;
         }
         for byte_shift in [false, true] {
@@ -671,7 +666,7 @@ mod tests {
     /// opens as the portable backend does.
     #[test]
     fn every_length_choice_equals_portable() {
-        if !runs() {
+        if !crate::cpu::kernels::AES_VAES512.runs() {
             return;
         }
         let none = Tuning {
