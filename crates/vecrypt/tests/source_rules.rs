@@ -410,3 +410,58 @@ fn every_crate_of_the_workspace_fences_its_unsafe_code() {
     }
     assert!(wrong.is_empty(), "unsafe code not fenced: {wrong:#?}");
 }
+
+/// Every algorithm reaches its kernels in one shape: a `Kernels` trait in its `dispatch.rs`
+/// whose entries decline by default, one `Native` per architecture that makes the choice
+/// once (`keyed`), and the front's `mod native` naming it; no module of empty stand-ins.
+/// Kernel entries report a named outcome, and an entry that checks the CPU per call does it
+/// through `checked!`, never with a hand-written early return.
+#[test]
+fn kernels_are_reached_in_one_shape() {
+    let lib = library();
+    let file = |p: &str| {
+        lib.iter()
+            .find(|(path, _)| path == p)
+            .map(|(_, t)| t.as_str())
+    };
+    let mut wrong = Vec::new();
+    for alg in ["aes", "aigis", "kuznyechik", "ublock"] {
+        match file(&format!("{alg}/dispatch.rs")) {
+            Some(t) if t.contains("pub(super) trait Kernels") && t.contains("fn keyed(") => {}
+            _ => wrong.push(format!(
+                "{alg}/dispatch.rs: no `Kernels` trait with `keyed`"
+            )),
+        }
+        let front = file(&format!("{alg}/mod.rs")).unwrap_or("");
+        if !(front.contains("mod native {") && front.contains("pub(super) struct Native;")) {
+            wrong.push(format!(
+                "{alg}/mod.rs: no `mod native` with its portable `Native`"
+            ));
+        }
+        if file(&format!("{alg}/no_kernels.rs")).is_some() || front.contains("mod no_kernels") {
+            wrong.push(format!("{alg}: a module of stand-ins beside `Native`"));
+        }
+    }
+    for (path, text) in &lib {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if !(code.contains("if !") && code.contains(".runs()")) {
+                continue;
+            }
+            // Tests skip on a CPU without the kernel with a bare `return;`, which is allowed.
+            let early = lines[i..lines.len().min(i + 3)].iter().any(|l| {
+                ["return false", "return None", "return Ran::Declined"]
+                    .iter()
+                    .any(|r| l.contains(r))
+            });
+            if early {
+                wrong.push(format!("{path}:{}: a hand-written CPU check", i + 1));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "kernels reached outside the one shape: {wrong:#?}"
+    );
+}

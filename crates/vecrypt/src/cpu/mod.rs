@@ -42,7 +42,7 @@ pub(crate) use tuning::tuning;
 #[must_use = "a declined call has done nothing; run the portable code"]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "arm")),
     allow(dead_code, reason = "no kernel of this architecture ever runs")
 )]
 pub(crate) enum Ran {
