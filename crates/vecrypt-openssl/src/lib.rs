@@ -273,6 +273,10 @@ fn tables() -> &'static Tables {
     })
 }
 
+/// The provider's algorithms for one operation (ciphers only), or NULL.
+///
+/// # Safety
+/// `no_cache` is NULL or writable; the other arguments are not read.
 unsafe extern "C" fn query_operation(
     _provctx: *mut c_void,
     operation: c_int,
@@ -298,6 +302,11 @@ static PROVIDER_GETTABLE: [Param; 4] = [
     END,
 ];
 
+/// The parameters [`provider_get_params`] answers.
+///
+/// # Safety
+/// None of its arguments is read: any values may be given. It is `unsafe` only to have the
+/// type of its dispatch-table slot.
 unsafe extern "C" fn provider_gettable_params(_provctx: *mut c_void) -> *const Param {
     PROVIDER_GETTABLE.as_ptr()
 }
@@ -308,6 +317,10 @@ const VERSION: &CStr =
         Err(_) => c"0",
     };
 
+/// Answers the provider's name, version, build information and status into `params`.
+///
+/// # Safety
+/// `params` is NULL or an `OSSL_PARAM` array ended by an entry with a NULL key, each entry's data valid for its size.
 unsafe extern "C" fn provider_get_params(_provctx: *mut c_void, params: *mut Param) -> c_int {
     guard(0, || {
         // SAFETY: OpenSSL passes a parameter array ended by a NULL key.
@@ -337,6 +350,11 @@ unsafe extern "C" fn provider_get_params(_provctx: *mut c_void, params: *mut Par
     })
 }
 
+/// Nothing to release: the provider keeps no state of its own.
+///
+/// # Safety
+/// None of its arguments is read: any values may be given. It is `unsafe` only to have the
+/// type of its dispatch-table slot.
 unsafe extern "C" fn teardown(_provctx: *mut c_void) {}
 
 /// The provider's own dispatch table.

@@ -189,6 +189,11 @@ pub(crate) type UpdateFn =
     unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize, usize, *const u8, usize) -> c_int;
 pub(crate) type FinalFn = unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize, usize) -> c_int;
 
+/// A new context for the `I`-th cipher of the table, or NULL.
+///
+/// # Safety
+/// Its argument is not read: any value may be given. It is `unsafe` only to have the type
+/// of its dispatch-table slot.
 pub(crate) unsafe extern "C" fn newctx<const I: usize>(_provctx: *mut c_void) -> *mut c_void {
     guard(core::ptr::null_mut(), || {
         let alg = &ALGS[I];
@@ -213,6 +218,11 @@ pub(crate) unsafe extern "C" fn newctx<const I: usize>(_provctx: *mut c_void) ->
     })
 }
 
+/// Frees a context, wiping its keys.
+///
+/// # Safety
+/// `vctx` is NULL or a context made by [`newctx`] or [`dupctx`], not freed before and not
+/// used after this call.
 pub(crate) unsafe extern "C" fn freectx(vctx: *mut c_void) {
     if vctx.is_null() {
         return;
@@ -223,6 +233,10 @@ pub(crate) unsafe extern "C" fn freectx(vctx: *mut c_void) {
     })
 }
 
+/// A copy of a context, keys and stream state included, or NULL.
+///
+/// # Safety
+/// `vctx` is NULL or a live context of this provider, used by one thread at a time.
 pub(crate) unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
     guard(core::ptr::null_mut(), || {
         // SAFETY: a live context of this provider.
@@ -352,6 +366,12 @@ unsafe fn init_common(
     })
 }
 
+/// Starts encryption: the key, IV and parameters given (each may be NULL to keep the one set).
+///
+/// # Safety
+/// `vctx` is NULL or a live context of this provider, used by one thread at a time.
+/// `key` is NULL or `keylen` readable bytes, `iv` NULL or `ivlen` readable bytes;
+/// `params` is NULL or an `OSSL_PARAM` array ended by an entry with a NULL key, each entry's data valid for its size.
 pub(crate) unsafe extern "C" fn encrypt_init(
     vctx: *mut c_void,
     key: *const u8,
@@ -364,6 +384,10 @@ pub(crate) unsafe extern "C" fn encrypt_init(
     unsafe { init_common(vctx, true, key, keylen, iv, ivlen, params) }
 }
 
+/// Starts decryption, as [`encrypt_init`] does encryption.
+///
+/// # Safety
+/// As for [`encrypt_init`].
 pub(crate) unsafe extern "C" fn decrypt_init(
     vctx: *mut c_void,
     key: *const u8,

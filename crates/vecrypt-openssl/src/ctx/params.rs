@@ -10,6 +10,10 @@ use crate::acpkm_omac::TAG;
 use crate::ossl::*;
 use crate::{ALGS, guard};
 
+/// The `I`-th cipher's fixed parameters (mode, key and IV length, block size, flags).
+///
+/// # Safety
+/// `params` is NULL or an `OSSL_PARAM` array ended by an entry with a NULL key, each entry's data valid for its size.
 pub(crate) unsafe extern "C" fn get_params<const I: usize>(params: *mut Param) -> c_int {
     guard(0, || {
         let alg = &ALGS[I];
@@ -49,6 +53,11 @@ static GETTABLE: [Param; 10] = [
     END,
 ];
 
+/// The parameters [`get_params`] answers.
+///
+/// # Safety
+/// None of its arguments is read: any values may be given. It is `unsafe` only to have the
+/// type of its dispatch-table slot.
 pub(crate) unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
     GETTABLE.as_ptr()
 }
@@ -66,6 +75,11 @@ static GETTABLE_CTX: [Param; 10] = [
     END,
 ];
 
+/// The parameters [`get_ctx_params`] answers.
+///
+/// # Safety
+/// None of its arguments is read: any values may be given. It is `unsafe` only to have the
+/// type of its dispatch-table slot.
 pub(crate) unsafe extern "C" fn gettable_ctx_params(
     _vctx: *mut c_void,
     _provctx: *mut c_void,
@@ -83,6 +97,11 @@ static SETTABLE_CTX: [Param; 7] = [
     END,
 ];
 
+/// The parameters [`set_ctx_params`] takes.
+///
+/// # Safety
+/// None of its arguments is read: any values may be given. It is `unsafe` only to have the
+/// type of its dispatch-table slot.
 pub(crate) unsafe extern "C" fn settable_ctx_params(
     _vctx: *mut c_void,
     _provctx: *mut c_void,
@@ -90,6 +109,11 @@ pub(crate) unsafe extern "C" fn settable_ctx_params(
     SETTABLE_CTX.as_ptr()
 }
 
+/// Answers a context's parameters (IV, lengths, tag, seed) into `params`.
+///
+/// # Safety
+/// `vctx` is NULL or a live context of this provider, used by one thread at a time.
+/// `params` is NULL or an `OSSL_PARAM` array ended by an entry with a NULL key, each entry's data valid for its size.
 pub(crate) unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut Param) -> c_int {
     guard(0, || {
         // SAFETY: OpenSSL passes its live context.
@@ -172,6 +196,11 @@ pub(crate) unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut P
     })
 }
 
+/// Sets a context's parameters from `params`.
+///
+/// # Safety
+/// `vctx` is NULL or a live context of this provider, used by one thread at a time.
+/// `params` is NULL or an `OSSL_PARAM` array ended by an entry with a NULL key, each entry's data valid for its size.
 pub(crate) unsafe extern "C" fn set_ctx_params(vctx: *mut c_void, params: *const Param) -> c_int {
     guard(0, || {
         // SAFETY: OpenSSL passes its live context.

@@ -65,6 +65,13 @@ unsafe fn emit(out: *mut u8, outl: *mut usize, outsize: usize, data: &[u8]) -> b
     true
 }
 
+/// Runs `inl` bytes of `input` through the context (associated data when `out` is NULL for
+/// an AEAD), writing the output and its length.
+///
+/// # Safety
+/// `vctx` is NULL or a live context of this provider, used by one thread at a time.
+/// `input` is NULL or `inl` readable bytes; `out` is NULL or `outsize` writable bytes, which
+/// may be `input` itself but not overlap it otherwise; `outl` is NULL or writable.
 pub(crate) unsafe extern "C" fn update(
     vctx: *mut c_void,
     out: *mut u8,
@@ -134,6 +141,11 @@ pub(crate) unsafe extern "C" fn update(
     })
 }
 
+/// Ends the message: the last padded block, or the tag check of a decrypting AEAD.
+///
+/// # Safety
+/// `vctx` is NULL or a live context of this provider, used by one thread at a time.
+/// `out` is NULL or `outsize` writable bytes; `outl` is NULL or writable.
 pub(crate) unsafe extern "C" fn finalize(
     vctx: *mut c_void,
     out: *mut u8,
@@ -161,6 +173,9 @@ pub(crate) unsafe extern "C" fn finalize(
 }
 
 /// The one-call form: `update`, or `final` when `input` is NULL.
+///
+/// # Safety
+/// As for [`update`].
 pub(crate) unsafe extern "C" fn cipher(
     vctx: *mut c_void,
     out: *mut u8,
