@@ -145,7 +145,7 @@ impl Ghash {
     /// cipher backend passes false, so that everything it runs is portable code).
     pub(crate) fn new(h: &[u8; 16], simd: bool) -> Self {
         let mut g = Self::empty();
-        g.set_key_with(h, simd, |_, _| false);
+        g.set_key_with(h, simd, |_, _| crate::cpu::Ran::Declined);
         g
     }
 
@@ -159,17 +159,17 @@ impl Ghash {
     }
 
     /// Keys an [`Self::empty`] GHASH as [`Self::new`] does; `wide` may make the powers of H
-    /// on the cipher's own wider registers (true when it did), else this module's kernel
-    /// makes them.
+    /// on the cipher's own wider registers ([`crate::cpu::Ran::Done`] when it did), else this
+    /// module's kernel makes them.
     pub(crate) fn set_key_with(
         &mut self,
         h: &[u8; 16],
         simd: bool,
-        wide: impl FnOnce(&[u8; 16], &mut HashPowers) -> bool,
+        wide: impl FnOnce(&[u8; 16], &mut HashPowers) -> crate::cpu::Ran,
     ) {
         self.h = *h;
-        self.clmul =
-            simd && (wide(h, &mut self.powers) || native::powers(h, &mut self.powers).done());
+        self.clmul = simd
+            && (wide(h, &mut self.powers).done() || native::powers(h, &mut self.powers).done());
     }
 
     /// The powers of H the carry-less kernels take (zeros when they do not run this key).

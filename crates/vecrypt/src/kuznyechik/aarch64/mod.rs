@@ -51,50 +51,62 @@ use super::{KEY, RoundKeys};
 use crate::cpu::{Backend, Ran, kernels};
 use crate::modes::Chain;
 
-/// The NEON kernels of one key: `neon` is set only by [`Kernels::keyed`], and only for a
-/// CPU that runs [`kernels::KUZNYECHIK_NEON`].
+/// The kernel a key runs, decided at keying.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Engine {
+    /// None: the portable code.
+    #[default]
+    Portable,
+    /// The NEON kernels ([`kernels::KUZNYECHIK_NEON`]).
+    Neon,
+}
+
+/// The AArch64 kernels of one key. Only [`Kernels::keyed`] makes an engine other than
+/// [`Engine::Portable`], and only for a kernel this CPU runs.
 #[derive(Clone, Default)]
 pub(super) struct Native {
-    neon: bool,
+    engine: Engine,
 }
 
 impl Kernels for Native {
     fn keyed(backend: Backend) -> Self {
-        Self {
-            neon: backend == Backend::Neon && kernels::KUZNYECHIK_NEON.runs(),
-        }
+        let engine = match backend {
+            Backend::Neon if kernels::KUZNYECHIK_NEON.runs() => Engine::Neon,
+            _ => Engine::Portable,
+        };
+        Self { engine }
     }
 
     fn expand_key(&self, key: &[u8; KEY]) -> Option<RoundKeys> {
-        if !self.neon {
+        let Engine::Neon = self.engine else {
             return None;
-        }
-        // SAFETY: `neon` is set only on a CPU that runs the kernel (see `keyed`).
+        };
+        // SAFETY: each engine is made by `keyed` only on a CPU that runs its kernel.
         Some(unsafe { block::expand_key(key) })
     }
 
     fn encrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
-        if !self.neon {
+        let Engine::Neon = self.engine else {
             return Ran::Declined;
-        }
+        };
         // SAFETY: as in `expand_key`.
         unsafe { entry::encrypt(rk, buf) };
         Ran::Done
     }
 
     fn decrypt(&self, rk: &RoundKeys, buf: &mut [u8]) -> Ran {
-        if !self.neon {
+        let Engine::Neon = self.engine else {
             return Ran::Declined;
-        }
+        };
         // SAFETY: as in `expand_key`.
         unsafe { entry::decrypt(rk, buf) };
         Ran::Done
     }
 
     fn ctr(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> Ran {
-        if !self.neon {
+        let Engine::Neon = self.engine else {
             return Ran::Declined;
-        }
+        };
         // SAFETY: as in `expand_key`.
         unsafe { entry::ctr::<false>(rk, counter, buf) };
         Ran::Done
@@ -106,18 +118,18 @@ impl Kernels for Native {
         let Ok(register) = <&mut [u8; 16]>::try_from(register) else {
             return Ran::Declined;
         };
-        if !self.neon {
+        let Engine::Neon = self.engine else {
             return Ran::Declined;
-        }
+        };
         // SAFETY: as in `expand_key`.
         unsafe { entry::chain(rk, mode, register, buf) };
         Ran::Done
     }
 
     fn mgm_keystream(&self, rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8]) -> Ran {
-        if !self.neon {
+        let Engine::Neon = self.engine else {
             return Ran::Declined;
-        }
+        };
         // SAFETY: as in `expand_key`.
         unsafe { entry::ctr::<true>(rk, counter, buf) };
         Ran::Done
