@@ -3,8 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::tables::{BATCH, LANES, State, Tables, substitute, substitute_inverse, xor};
-use crate::kuznyechik::RoundKeys;
+use super::tables::{BATCH, LANES, State, Tables, xor};
 
 /// `x` times coefficient number `c`: by GF2P8AFFINEQB when `GFNI` (the caller then runs
 /// with GFNI enabled), else by one lookup per nibble.
@@ -88,71 +87,6 @@ pub(super) unsafe fn r_inv_step<const STEP: usize, const GFNI: bool>(s: &mut Sta
             ),
         );
         s[STEP % 16] = xor(others, mul::<GFNI>(xor(y(1), y(15)), 0, t));
-    }
-}
-
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-pub(super) unsafe fn sbox<const I: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe { s[I] = substitute::<GFNI>(s[I], t) }
-}
-
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-pub(super) unsafe fn sbox_inverse<const I: usize, const GFNI: bool>(s: &mut State, t: &Tables) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe { s[I] = substitute_inverse::<GFNI>(s[I], t) }
-}
-
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-pub(super) unsafe fn key<const I: usize>(s: &mut State, k: &[u8; 16]) {
-    // SAFETY: register-only operations, enabled by the caller. The round key is broadcast
-    // where it is used rather than kept expanded, so no copy of it outlives the call.
-    unsafe { s[I] = xor(s[I], _mm256_set1_epi8(k[I] as i8)) }
-}
-
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-pub(super) unsafe fn encrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, rk: &RoundKeys) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe {
-        for round in 0..9 {
-            unroll16!(key(s, &rk.0[round]));
-            unroll16!(sbox[GFNI](s, t));
-            unroll16!(r_step[GFNI](s, t));
-        }
-        unroll16!(key(s, &rk.0[9]));
-    }
-}
-
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-pub(super) unsafe fn decrypt_state<const GFNI: bool>(s: &mut State, t: &Tables, rk: &RoundKeys) {
-    // SAFETY: register-only operations, enabled by the caller.
-    unsafe {
-        for round in (1..10).rev() {
-            unroll16!(key(s, &rk.0[round]));
-            unroll16!(r_inv_step[GFNI](s, t));
-            unroll16!(sbox_inverse[GFNI](s, t));
-        }
-        unroll16!(key(s, &rk.0[0]));
     }
 }
 

@@ -12,6 +12,10 @@
 //!   per register instead of the 16 row lookups and 14 blends of a plain 256-entry table.
 //! - A multiplication by a constant (and the linear maps of S) is two VPSHUFB lookups, one per
 //!   nibble, XORed.
+//! - Batches keep each byte in the representation of [`shuffles`], in which π starts on the
+//!   nibbles of its input and L is still a ring of R steps, so the linear maps of S vanish
+//!   from the rounds; CTR computes the first round's share of the fifteen bytes its counters
+//!   share once per 256 counters.
 //!
 //! Where the CPU has GFNI (as many without AVX-512 do), batches run the kernel of
 //! [`gfni`] instead: the same decomposition of π with its GF(16) products and inverse
@@ -35,11 +39,10 @@ mod block;
 mod gfni;
 mod key_schedule;
 mod pair;
+mod shuffles;
 mod tables;
 
-use batch::{Pad, decrypt_state, encrypt_state, for_each_batch, load, store};
 use pair::{SMALL_BLOCKS, small_body};
-use tables::{BATCH, tables};
 
 use crate::cpu::kernel;
 use crate::kuznyechik::RoundKeys;
@@ -64,12 +67,7 @@ unsafe fn encrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
         if buf.len() <= 16 * block::FEW_BLOCKS {
             return block::blocks::<false>(rk, buf);
         }
-        let t = tables(false);
-        for_each_batch!(buf, |batch| {
-            let mut s = load(batch);
-            encrypt_state::<GFNI>(&mut s, &t, rk);
-            store(&s, batch);
-        });
+        shuffles::encrypt(rk, buf)
     }
 }
 
@@ -90,12 +88,7 @@ unsafe fn decrypt_body<const GFNI: bool>(rk: &RoundKeys, buf: &mut [u8]) {
         if buf.len() <= 16 * block::FEW_BLOCKS {
             return block::blocks::<true>(rk, buf);
         }
-        let t = tables(true);
-        for_each_batch!(buf, |batch| {
-            let mut s = load(batch);
-            decrypt_state::<GFNI>(&mut s, &t, rk);
-            store(&s, batch);
-        });
+        shuffles::decrypt(rk, buf)
     }
 }
 
@@ -110,23 +103,7 @@ unsafe fn ctr_body<const GFNI: bool>(rk: &RoundKeys, counter: &mut [u8; 16], buf
         if GFNI {
             return gfni::ctr::ctr(rk, counter, buf);
         }
-        let t = tables(false);
-        let mut next = u128::from_be_bytes(*counter);
-        let mut pad = Pad::new();
-        let stream = pad.bytes();
-        for chunk in buf.chunks_mut(BATCH) {
-            for (i, block) in stream.chunks_exact_mut(16).enumerate() {
-                block.copy_from_slice(&next.wrapping_add(i as u128).to_be_bytes());
-            }
-            next = next.wrapping_add(chunk.len().div_ceil(16) as u128);
-            let mut s = load(stream);
-            encrypt_state::<GFNI>(&mut s, &t, rk);
-            store(&s, stream);
-            for (d, k) in chunk.iter_mut().zip(stream.iter()) {
-                *d ^= *k;
-            }
-        }
-        *counter = next.to_be_bytes();
+        shuffles::ctr(rk, counter, buf)
     }
 }
 
@@ -259,13 +236,15 @@ mod tests {
     }
 
     /// CTR from counters whose last byte starts anywhere (the shortcut first round where it
-    /// does not wrap inside a batch, the plain one where it does), over several batches and
-    /// a partial one, against the portable cipher.
+    /// does not wrap inside a batch, the plain one where it does, the shared share of the
+    /// first round kept or remade as the first fifteen bytes change), over several batches
+    /// and a partial one, against the portable cipher, on both paths this CPU runs.
     #[test]
     fn counter_batches_match_portable() {
-        if !kernels::KUZNYECHIK_AVX2_GFNI.runs() {
+        if !kernels::KUZNYECHIK_AVX2.runs() {
             return;
         }
+        let gfni = kernels::KUZNYECHIK_AVX2_GFNI.runs();
         let mut rk = [[0u8; 16]; 10];
         for (i, k) in rk.iter_mut().flatten().enumerate() {
             *k = (i as u8).wrapping_mul(89).wrapping_add(3);
@@ -285,7 +264,7 @@ mod tests {
             0x0000_0000_0000_0000_ffff_ffff_ffff_ffc3,
         ];
         for start in starts {
-            for blocks in [32, 64, 160 + 7, 300] {
+            for blocks in [32, 64, 160 + 7, 300, 600] {
                 let data: Vec<u8> = (0..16 * blocks)
                     .map(|i| (i as u8).wrapping_mul(71) ^ 0x5c)
                     .collect();
@@ -294,16 +273,27 @@ mod tests {
                     .collect();
                 crate::kuznyechik::soft::encrypt_blocks(&rk, &mut stream);
                 let want: Vec<u8> = data.iter().zip(&stream).map(|(a, b)| a ^ b).collect();
-                let mut got = data.clone();
-                let mut counter = start.to_be_bytes();
-                // SAFETY: AVX2 and GFNI were checked above.
-                unsafe { ctr_gfni(&rk, &mut counter, &mut got) };
-                assert_eq!(got, want, "start {start:#x}, {blocks} blocks");
-                assert_eq!(
-                    counter,
-                    start.wrapping_add(blocks as u128).to_be_bytes(),
-                    "next counter"
-                );
+                for path in [false, true] {
+                    if path && !gfni {
+                        continue;
+                    }
+                    let mut got = data.clone();
+                    let mut counter = start.to_be_bytes();
+                    // SAFETY: AVX2 was checked above, and GFNI for that path.
+                    unsafe {
+                        if path {
+                            ctr_gfni(&rk, &mut counter, &mut got)
+                        } else {
+                            ctr_shuffles(&rk, &mut counter, &mut got)
+                        }
+                    };
+                    assert_eq!(got, want, "gfni {path}, start {start:#x}, {blocks} blocks");
+                    assert_eq!(
+                        counter,
+                        start.wrapping_add(blocks as u128).to_be_bytes(),
+                        "next counter"
+                    );
+                }
             }
         }
     }
