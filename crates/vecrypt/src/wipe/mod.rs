@@ -4,7 +4,7 @@
 //! `zeroize` writes one volatile store per element, which for the kilobytes of keystream,
 //! multipliers, noise and secret polynomials of one call costs thousands of cycles (an 8 KiB
 //! byte buffer alone is about 8000 stores); on x86-64 with AVX2 the integer slices are
-//! written whole registers at a time instead ([`x86`]), still volatile. [`value`] overwrites
+//! written whole registers at a time instead (the module `x86`), still volatile. [`value`] overwrites
 //! one fixed-size value (round keys, a key) with a single volatile store of its default.
 
 #![allow(unsafe_code)]

@@ -62,7 +62,7 @@ const NEG_ZETA_PAIRS: [u32; N / 2] = pairs(&NEG_ZETAS);
 const R_INV: i64 = pow_mod(65536, Q as u32 - 2);
 
 /// The last inverse layer's twiddle times the division by 256, so that one Montgomery
-/// product applies both: ZETAS[1] * INV_N_MONT * 2^-16 mod q.
+/// product applies both: `ZETAS[1]` * INV_N_MONT * 2^-16 mod q.
 const LAST_ZETA_SCALED: i16 =
     centered(ZETAS[1] as i64 * INV_N_MONT as i64 % Q as i64 * R_INV % Q as i64);
 
