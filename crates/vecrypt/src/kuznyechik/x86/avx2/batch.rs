@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::tables::{BATCH, LANES, State, Tables, xor};
+use super::tables::{BATCH, LANES, State, Tables, nibble_map, xor};
 
 /// `x` times coefficient number `c`: by GF2P8AFFINEQB when `GFNI` (the caller then runs
 /// with GFNI enabled), else by one lookup per nibble.
@@ -19,12 +19,7 @@ pub(super) unsafe fn mul<const GFNI: bool>(x: __m256i, c: usize, t: &Tables) -> 
         if GFNI {
             return _mm256_gf2p8affine_epi64_epi8::<0>(x, t.affine[c]);
         }
-        let low = _mm256_and_si256(x, t.low_nibble);
-        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(x), t.low_nibble);
-        xor(
-            _mm256_shuffle_epi8(t.mul[c][0], low),
-            _mm256_shuffle_epi8(t.mul[c][1], high),
-        )
+        nibble_map(x, t.mul[c][0], t.mul[c][1], t.low_nibble)
     }
 }
 
@@ -151,6 +146,37 @@ pub(super) unsafe fn store(s: &State, dst: &mut [u8; BATCH]) {
             _mm256_storeu2_m128i(p.add(16 * (r + 16)).cast(), p.add(16 * r).cast(), *x);
         }
     }
+}
+
+/// Transposes the sliced state back to 32 blocks and XORs them into `dst`.
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
+#[inline(always)]
+pub(super) unsafe fn xor_into(s: &State, dst: &mut [u8; BATCH]) {
+    // SAFETY: AVX2 is enabled by the caller; each access reads and writes 16 bytes at offset
+    // 16*r or 16*(r + 16), both below 512, of a 512-byte array.
+    unsafe {
+        let mut s = *s;
+        transpose_bytes(&mut s);
+        let p = dst.as_mut_ptr();
+        for (r, x) in s.iter().enumerate() {
+            let (low, high) = (p.add(16 * r), p.add(16 * (r + 16)));
+            let data = _mm256_loadu2_m128i(high.cast(), low.cast());
+            _mm256_storeu2_m128i(high.cast(), low.cast(), xor(*x, data));
+        }
+    }
+}
+
+/// Counter blocks `n..n + 32`, big-endian, in memory order.
+pub(super) fn counter_blocks(n: u128) -> [u8; BATCH] {
+    let mut stream = [0u8; BATCH];
+    for (i, block) in stream.chunks_exact_mut(16).enumerate() {
+        block.copy_from_slice(&n.wrapping_add(i as u128).to_be_bytes());
+    }
+    stream
 }
 
 /// Runs `$body` with `$batch` bound to every batch of `$buf` (whole blocks), the last one

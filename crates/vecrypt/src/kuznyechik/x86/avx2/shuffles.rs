@@ -35,10 +35,12 @@
 
 use core::arch::x86_64::*;
 
-use super::batch::{Pad, for_each_batch, load, r_inv_step, r_step, store, transpose_bytes};
+use super::batch::{
+    Pad, counter_blocks, for_each_batch, load, r_inv_step, r_step, store, xor_into,
+};
 use super::tables::{
     ALPHA, BATCH, EXP, LANES, LOG, NU0, NU1, OMEGA, PHI, SIGMA, State, Tables, after_exp,
-    broadcast16, invert16, invert256, map16, mod15, neg_log_of, tables, xor,
+    broadcast16, invert16, invert256, map16, mod15, neg_log_of, nibble_map, tables, xor,
 };
 use crate::kuznyechik::RoundKeys;
 use crate::kuznyechik::consts::{ELL, gf_mul, l_const};
@@ -333,14 +335,7 @@ unsafe fn row(keys: &CallKeys, round: usize, position: usize) -> __m256i {
 #[inline(always)]
 unsafe fn linear(x: __m256i, t: &[__m256i; 2], low_nibble: __m256i) -> __m256i {
     // SAFETY: register-only AVX2 operations, enabled by the caller.
-    unsafe {
-        let low = _mm256_and_si256(x, low_nibble);
-        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(x), low_nibble);
-        xor(
-            _mm256_shuffle_epi8(t[0], low),
-            _mm256_shuffle_epi8(t[1], high),
-        )
-    }
+    unsafe { nibble_map(x, t[0], t[1], low_nibble) }
 }
 
 /// π on every byte of `x` in the encryption representation, the next round's moved key
@@ -613,37 +608,6 @@ unsafe fn counter_first_round(
         }
         s
     }
-}
-
-/// Transposes the sliced state back to 32 blocks and XORs them into `dst`.
-///
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-unsafe fn xor_into(s: &State, dst: &mut [u8; BATCH]) {
-    // SAFETY: AVX2 is enabled by the caller; each access reads and writes 16 bytes at offset
-    // 16*r or 16*(r + 16), both below 512, of a 512-byte array.
-    unsafe {
-        let mut s = *s;
-        transpose_bytes(&mut s);
-        let p = dst.as_mut_ptr();
-        for (r, x) in s.iter().enumerate() {
-            let (low, high) = (p.add(16 * r), p.add(16 * (r + 16)));
-            let data = _mm256_loadu2_m128i(high.cast(), low.cast());
-            _mm256_storeu2_m128i(high.cast(), low.cast(), xor(*x, data));
-        }
-    }
-}
-
-/// Counter blocks `n..n + 32`, big-endian, in memory order.
-fn counter_blocks(n: u128) -> [u8; BATCH] {
-    let mut stream = [0u8; BATCH];
-    for (i, block) in stream.chunks_exact_mut(16).enumerate() {
-        block.copy_from_slice(&n.wrapping_add(i as u128).to_be_bytes());
-    }
-    stream
 }
 
 /// CTR with a whole-block big-endian counter.

@@ -347,11 +347,31 @@ pub(super) unsafe fn linear<const GFNI: bool, const CONSTANT: i32>(
         if GFNI {
             return _mm256_gf2p8affine_epi64_epi8::<CONSTANT>(x, m[0]);
         }
-        let low = _mm256_and_si256(x, low_nibble);
-        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(x), low_nibble);
+        nibble_map(x, m[1], m[2], low_nibble)
+    }
+}
+
+/// A linear map of every byte by its two nibble tables: `low[x & 15] ^ high[x >> 4]`, the
+/// nibbles split with `low_nibble` (0x0f in every byte).
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
+#[inline(always)]
+pub(super) unsafe fn nibble_map(
+    x: __m256i,
+    low: __m256i,
+    high: __m256i,
+    low_nibble: __m256i,
+) -> __m256i {
+    // SAFETY: register-only AVX2 operations, enabled by the caller.
+    unsafe {
+        let x_low = _mm256_and_si256(x, low_nibble);
+        let x_high = _mm256_and_si256(_mm256_srli_epi16::<4>(x), low_nibble);
         xor(
-            _mm256_shuffle_epi8(m[1], low),
-            _mm256_shuffle_epi8(m[2], high),
+            _mm256_shuffle_epi8(low, x_low),
+            _mm256_shuffle_epi8(high, x_high),
         )
     }
 }

@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::batch::{Pad, load, store, transpose_bytes};
+use super::super::batch::{Pad, counter_blocks, load, store, xor_into};
 use super::super::pair::{L_COLUMNS_AES, lane_linear};
 use super::super::tables::{BATCH, LANES, broadcast16, xor};
 use super::{
@@ -110,28 +110,6 @@ unsafe fn l_columns() -> [__m256i; 16] {
     }
 }
 
-/// Transposes the sliced state back to 32 blocks and XORs them into `dst`.
-///
-/// # Safety
-/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
-/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
-/// those features themselves.
-#[inline(always)]
-unsafe fn xor_into(s: &State, dst: &mut [u8; BATCH]) {
-    // SAFETY: AVX2 is enabled by the caller; each access reads and writes 16 bytes at offset
-    // 16*r or 16*(r + 16), both below 512, of a 512-byte array.
-    unsafe {
-        let mut s = *s;
-        transpose_bytes(&mut s);
-        let p = dst.as_mut_ptr();
-        for (r, x) in s.iter().enumerate() {
-            let (low, high) = (p.add(16 * r), p.add(16 * (r + 16)));
-            let data = _mm256_loadu2_m128i(high.cast(), low.cast());
-            _mm256_storeu2_m128i(high.cast(), low.cast(), xor(*x, data));
-        }
-    }
-}
-
 /// CTR with a whole-block big-endian counter.
 ///
 /// # Safety
@@ -172,13 +150,4 @@ pub(in super::super) unsafe fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: 
         }
         *counter = next.to_be_bytes();
     }
-}
-
-/// Counter blocks `n..n + 32`, big-endian, in memory order.
-fn counter_blocks(n: u128) -> [u8; BATCH] {
-    let mut stream = [0u8; BATCH];
-    for (i, block) in stream.chunks_exact_mut(16).enumerate() {
-        block.copy_from_slice(&n.wrapping_add(i as u128).to_be_bytes());
-    }
-    stream
 }
