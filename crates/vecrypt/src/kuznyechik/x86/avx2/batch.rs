@@ -170,6 +170,25 @@ pub(super) unsafe fn xor_into(s: &State, dst: &mut [u8; BATCH]) {
     }
 }
 
+/// XORs the first `dst.len()` bytes of the state, transposed back to blocks, into `dst`
+/// (fewer bytes than a batch: the last, partial batch of a CTR call).
+///
+/// # Safety
+/// The CPU must have the features of the kernel this belongs to (its `#[kernel]` entry
+/// in the kernel table): callers check the kernel's `runs()` first, or are compiled for
+/// those features themselves.
+#[inline(always)]
+pub(super) unsafe fn xor_into_part(s: &State, dst: &mut [u8]) {
+    // SAFETY: AVX2 is enabled by the caller; `store` writes the 512-byte pad.
+    unsafe {
+        let mut stream = Pad::new();
+        store(s, stream.bytes());
+        for (d, k) in dst.iter_mut().zip(stream.bytes().iter()) {
+            *d ^= *k;
+        }
+    }
+}
+
 /// Counter blocks `n..n + 32`, big-endian, in memory order.
 pub(super) fn counter_blocks(n: u128) -> [u8; BATCH] {
     let mut stream = [0u8; BATCH];

@@ -36,7 +36,7 @@
 use core::arch::x86_64::*;
 
 use super::batch::{
-    Pad, counter_blocks, for_each_batch, load, r_inv_step, r_step, store, xor_into,
+    Pad, counter_blocks, for_each_batch, load, r_inv_step, r_step, store, xor_into, xor_into_part,
 };
 use super::tables::{
     ALPHA, BATCH, EXP, LANES, LOG, NU0, NU1, OMEGA, PHI, SIGMA, State, Tables, after_exp,
@@ -599,9 +599,8 @@ unsafe fn counter_first_round(
             24, 25, 26, 27, 28, 29, 30, 31,
         );
         let last = _mm256_add_epi8(_mm256_set1_epi8(n as u8 as i8), lanes);
-        let mut v = [last; 16];
-        enter::<15>(&mut v, k, &rk.0[0]);
-        let varying = substitute(v[15], k, row(keys, 0, 15));
+        let keyed = xor(last, _mm256_set1_epi8(rk.0[0][15] as i8));
+        let varying = substitute(linear(keyed, &k.enter, k.low_nibble), k, row(keys, 0, 15));
         let mut s = *shared;
         for (x, column) in s.iter_mut().zip(columns) {
             *x = xor(*x, linear(varying, column, k.low_nibble));
@@ -654,11 +653,7 @@ pub(super) unsafe fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: &mut [u8])
         if !rest.is_empty() {
             let mut s = load(&counter_blocks(next));
             encrypt_state(&mut s, &k, &keys, rk);
-            let mut stream = Pad::new();
-            store(&s, stream.bytes());
-            for (d, k) in rest.iter_mut().zip(stream.bytes().iter()) {
-                *d ^= *k;
-            }
+            xor_into_part(&s, rest);
             next = next.wrapping_add(rest.len().div_ceil(16) as u128);
         }
         crate::wipe::set(&mut shared, [_mm256_setzero_si256(); 16]);

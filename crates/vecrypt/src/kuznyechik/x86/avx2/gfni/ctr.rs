@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::batch::{Pad, counter_blocks, load, store, xor_into};
+use super::super::batch::{counter_blocks, load, xor_into, xor_into_part};
 use super::super::pair::{L_COLUMNS_AES, lane_linear};
 use super::super::tables::{BATCH, LANES, broadcast16, xor};
 use super::{
@@ -141,11 +141,7 @@ pub(in super::super) unsafe fn ctr(rk: &RoundKeys, counter: &mut [u8; 16], buf: 
         if !rest.is_empty() {
             let mut s = load(&counter_blocks(next));
             encrypt_state(&mut s, &k, &keys, rk);
-            let mut stream = Pad::new();
-            store(&s, stream.bytes());
-            for (d, k) in rest.iter_mut().zip(stream.bytes().iter()) {
-                *d ^= *k;
-            }
+            xor_into_part(&s, rest);
             next = next.wrapping_add(rest.len().div_ceil(16) as u128);
         }
         *counter = next.to_be_bytes();
