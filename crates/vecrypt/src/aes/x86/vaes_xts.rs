@@ -50,6 +50,7 @@ macro_rules! vaes_xts {
                         enc(*x, *key)
                     };
                 }
+                in_step(b);
             }
             for (x, t) in b.iter_mut().zip(tw) {
                 let last = xor(k[NR], *t);

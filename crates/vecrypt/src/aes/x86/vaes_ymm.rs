@@ -154,6 +154,28 @@ fn declast(a: V, k: V) -> V {
     _mm256_aesdeclast_epi128(a, k)
 }
 
+/// Keeps the registers of `b` in step, placed after each AES round: an empty `asm!` that
+/// reads and writes them all at one point. With sixteen ymm registers for blocks, round keys
+/// and tweaks, the compiler otherwise runs each register through all its rounds before the
+/// next, and the dependent rounds of eight such chains do not keep both AES units busy
+/// (the measurements are in `docs/perf/aes.md`). One register has nothing to keep in step.
+#[kernel(AES_VAES256)]
+#[inline]
+fn in_step<const N: usize>(b: &mut [V; N]) {
+    match b.as_mut_slice() {
+        [a, b, c, d, e, f, g, h] => {
+            crate::cpu::x86::pin_registers!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} */", ymm_reg; *a, *b, *c, *d, *e, *f, *g, *h
+            );
+        }
+        [a, b, c, d] => {
+            crate::cpu::x86::pin_registers!("/* {0} {1} {2} {3} */", ymm_reg; *a, *b, *c, *d);
+        }
+        [a, b] => crate::cpu::x86::pin_registers!("/* {0} {1} */", ymm_reg; *a, *b),
+        _ => {}
+    }
+}
+
 #[kernel(AES_VAES256)]
 #[inline]
 fn shuf(a: V, m: V) -> V {
