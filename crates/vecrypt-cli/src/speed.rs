@@ -39,9 +39,9 @@ pub struct Args {
     /// Print one seed paper's table with its published figures beside this machine's.
     #[arg(long, value_name = "PAPER", value_parser = Paper::NAMES)]
     paper: Option<String>,
-    /// Print how close the VAES-512 AES kernels and the eight-lane Keccak permutation run
-    /// to their bounds on this CPU (the time of each loop's instructions without
-    /// dependencies) instead of the speed table.
+    /// Print how close the AES kernels (VAES-512, VAES-256, AES-NI) and the Keccak
+    /// permutations (AVX-512, AVX2) this CPU runs come to their bounds on it (the time of
+    /// each loop's instructions without dependencies) instead of the speed table.
     #[arg(long, conflicts_with_all = ["paper", "svg", "algs", "backend", "no_peers", "keys"])]
     bounds: bool,
     /// Also draw the measured rows as an SVG bar chart into FILE.
@@ -148,15 +148,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `--bounds`: the table of `vecrypt_speed::bounds`, or a usage error where the VAES-512
-/// kernels do not run.
+/// `--bounds`: the table of `vecrypt_speed::bounds`, or a usage error where none of its
+/// kernels runs.
 fn bounds(plan: &Plan, json: bool) -> Result<(), Failure> {
     let bar = ProgressBar::new_spinner();
     let Some((ghz, rows)) = vecrypt_speed::bounds::bound_rows(plan.budget, &mut || bar.inc(1))
     else {
         bar.finish_and_clear();
         return Err(Failure::usage(
-            "--bounds measures the vaes512 AES kernels, which this CPU cannot run".to_string(),
+            "--bounds measures the AES-NI, VAES and AVX2 kernels, none of which this CPU runs"
+                .to_string(),
         ));
     };
     bar.finish_and_clear();

@@ -168,15 +168,17 @@ fn unknown_paper_is_a_usage_error() {
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
 
-/// `--bounds`: nine rows (ECB, CTR, XTS, GCM for AES-128 and AES-256, and the eight-lane
-/// Keccak permutation) where the vaes512 kernels run, each with its loop, bound and kernel
-/// speed; elsewhere a usage error.
+/// `--bounds`: a row per kernel loop this CPU runs, each with its backend, loop, bound and
+/// kernel speed: ECB, CTR, XTS and GCM for AES-128 and AES-256 on each VAES backend, ECB and
+/// CTR on AES-NI, and the Keccak permutations of AVX-512 (eight lanes) and AVX2 (four);
+/// elsewhere a usage error.
 #[test]
 fn bounds_rows_or_a_usage_error() {
-    let runs =
-        vecrypt::aes::Aes::<vecrypt::aes::K128>::backends().contains(&vecrypt::Backend::Vaes512);
+    use vecrypt::Backend;
+    let aes = vecrypt::aes::Aes::<vecrypt::aes::K128>::backends();
+    let avx2 = vecrypt::aigis::backends().contains(&Backend::Avx2);
     let out = vecrypt(&["speed", "--bounds", "--json", "--sample-ms", "1"]);
-    if !runs {
+    if !aes.contains(&Backend::AesNi) && !avx2 {
         assert_eq!(out.status.code(), Some(2));
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
         return;
@@ -189,25 +191,53 @@ fn bounds_rows_or_a_usage_error() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["core_ghz"].as_f64().unwrap() > 0.0);
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 9);
-    let find = |alg: &str, mode: &str| {
+    let find = |alg: &str, mode: &str, backend: &str| {
         rows.iter()
-            .find(|r| r["algorithm"] == alg && r["mode"] == mode)
-            .unwrap_or_else(|| panic!("{alg} {mode}"))
-            .clone()
+            .find(|r| r["algorithm"] == alg && r["mode"] == mode && r["backend"] == backend)
+            .cloned()
     };
-    for alg in ["aes-128", "aes-256"] {
-        for mode in ["ecb-encrypt", "ctr", "xts-encrypt", "gcm-seal"] {
-            let r = find(alg, mode);
-            assert!(r["bound_gb_per_s"].as_f64().unwrap() > 0.0);
-            assert!(r["kernel_gb_per_s"].as_f64().unwrap() > 0.0);
-            assert!(r["mix"]["aes"].as_u64().unwrap() >= 80);
+    let mut expected = 0;
+    for (backend, modes) in [
+        (
+            Backend::Vaes512,
+            &["ecb-encrypt", "ctr", "xts-encrypt", "gcm-seal"][..],
+        ),
+        (
+            Backend::Vaes256,
+            &["ecb-encrypt", "ctr", "xts-encrypt", "gcm-seal"][..],
+        ),
+        (Backend::AesNi, &["ecb-encrypt", "ctr"][..]),
+    ] {
+        for alg in ["aes-128", "aes-256"] {
+            for mode in modes {
+                let r = find(alg, mode, backend.name());
+                assert_eq!(
+                    r.is_some(),
+                    aes.contains(&backend),
+                    "{alg} {mode} {backend}"
+                );
+                let Some(r) = r else { continue };
+                expected += 1;
+                assert!(r["bound_gb_per_s"].as_f64().unwrap() > 0.0);
+                assert!(r["kernel_gb_per_s"].as_f64().unwrap() > 0.0);
+                assert!(r["mix"]["aes"].as_u64().unwrap() >= 80);
+            }
         }
     }
-    let k = find("keccak-f1600", "x8");
-    assert!(k["kernel_cycles"].as_f64().unwrap() > 0.0);
-    assert!(k["bound_gb_per_s"].is_null());
-    assert_eq!(k["mix"]["rotate"].as_u64(), Some(24 * 29));
+    if let Some(k) = find("keccak-f1600", "x8", "avx512") {
+        expected += 1;
+        assert!(k["kernel_cycles"].as_f64().unwrap() > 0.0);
+        assert!(k["bound_gb_per_s"].is_null());
+        assert_eq!(k["mix"]["rotate"].as_u64(), Some(24 * 29));
+    }
+    let k = find("keccak-f1600", "x4", "avx2");
+    assert_eq!(k.is_some(), avx2);
+    if let Some(k) = k {
+        expected += 1;
+        assert!(k["kernel_cycles"].as_f64().unwrap() > 0.0);
+        assert!(k["mix"]["shift"].as_u64().unwrap() >= 24 * 2 * 20);
+    }
+    assert_eq!(rows.len(), expected);
 }
 
 #[test]

@@ -1,11 +1,11 @@
-//! `vecrypt speed --bounds`: how close the AES kernels of the VAES-512 backend and the
-//! eight-lane Keccak permutation of the Aigis-enc AVX-512 backend run to what this CPU's
-//! vector pipes allow.
+//! `vecrypt speed --bounds`: how close the AES kernels of the VAES-512, VAES-256 and AES-NI
+//! backends and the Keccak permutations of the Aigis-enc AVX-512 and AVX2 backends run to what
+//! this CPU's vector pipes allow, for each of them this CPU runs.
 //!
 //! Each kernel's main loop, as compiled, is described by its instructions per iteration
-//! (512 bytes, eight zmm registers of blocks, for AES; one permutation of eight states for
-//! Keccak): AES rounds, carry-less multiplications, byte shuffles, rotations, other
-//! one-cycle vector operations, loads and stores. The same numbers of the same
+//! (eight registers of blocks for AES: 512 bytes on zmm, 256 on ymm, 128 on xmm; one
+//! permutation of eight or four states for Keccak): AES rounds, carry-less multiplications,
+//! byte shuffles, rotations, shifts, other one-cycle vector operations, loads and stores. The same numbers of the same
 //! instructions, run with no dependencies except short chains of AES rounds, give the
 //! loop's bound on this CPU: the pipes can run the kernel no faster. The kernel itself is
 //! timed beside it (16 KiB calls through the library's API for AES, repeated permutations
@@ -15,18 +15,19 @@
 //! dependent additions, one cycle each.
 //!
 //! The counts are those of the loops of this version's kernels (`aes/x86/vaes_zmm.rs`,
-//! `vaes_xts.rs`, `vaes_gcm.rs`, `aigis/x86/keccak.rs`), taken from their disassembly;
-//! shuffles other than `vpshufb` (`vpshufd`, `vpunpck*qdq`, byte shifts, extracts) are
-//! counted with the one-cycle operations, which they match in throughput on the cores
-//! measured. A kernel whose loop changes must change its line here.
+//! `vaes_ymm.rs`, `vaes_blocks.rs`, `vaes_xts.rs`, `vaes_gcm.rs`, `aesni.rs`,
+//! `aigis/x86/keccak.rs`), taken from their disassembly. On zmm, shuffles other than
+//! `vpshufb` (`vpshufd`, `vpunpck*qdq`, byte shifts, extracts) are counted with the one-cycle
+//! operations, which they match in throughput on the cores measured; on ymm and xmm they
+//! are counted with `vpshufb`, whose pipes they share on the AVX2 cores (AMD Zen 3 has two
+//! shuffle pipes, one of them with an AES unit). Register copies are not counted. A kernel
+//! whose loop changes must change its line here.
 
 use serde::Serialize;
 
 use crate::table::opt;
 use crate::{Budget, time_per_call};
 
-/// Bytes of one AES loop iteration: eight zmm registers of 16-byte blocks.
-pub const LOOP_BYTES: usize = 8 * 64;
 /// Bytes of each timed call of an AES kernel.
 pub const KERNEL_BYTES: usize = 16 * 1024;
 /// Iterations of a mix loop per timed call.
@@ -48,6 +49,8 @@ pub struct Mix {
     pub shuffle: usize,
     /// 64-bit rotations (`vprolq`).
     pub rotate: usize,
+    /// 64-bit shifts (`vpsllq`, `vpsrlq`), which AVX2 rotations are made of.
+    pub shift: usize,
     /// Other one-cycle vector operations (XOR, three-way logic, addition, in-lane shuffles).
     pub simple: usize,
     pub loads: usize,
@@ -63,7 +66,7 @@ pub struct Mix {
 impl Mix {
     /// The vector operations of one iteration (loads and stores apart).
     pub fn vector_ops(&self) -> usize {
-        self.aes + self.clmul + self.shuffle + self.rotate + self.simple
+        self.aes + self.clmul + self.shuffle + self.rotate + self.shift + self.simple
     }
 
     /// The instructions as a phrase: `80 AES, 26 CLMUL, 9 PSHUFB, 62 other, 36 ld, 8 st`.
@@ -74,6 +77,7 @@ impl Mix {
             (self.clmul, "CLMUL"),
             (self.shuffle, "PSHUFB"),
             (self.rotate, "ROL"),
+            (self.shift, "SHIFT"),
         ] {
             if n > 0 {
                 parts.push(format!("{n} {name}"));
@@ -86,22 +90,48 @@ impl Mix {
     }
 }
 
-/// A [`Mix`] of an AES loop, compiled for these numbers (each written once): rounds per
-/// register, multiplications, `vpshufb`, other operations, loads, stores.
+/// A [`Mix`] of an AES loop on the loop `$loop` of `crate::x86::mix::Loop`, compiled for
+/// these numbers (each written once): rounds per register, multiplications, shuffles, other
+/// operations, loads, stores.
 #[cfg(target_arch = "x86_64")]
 macro_rules! aes_mix {
-    ($rounds:literal, $clmul:literal, $shuffle:literal, $simple:literal, $loads:literal, $stores:literal) => {
+    ($loop:ident: $rounds:literal, $clmul:literal, $shuffle:literal, $simple:literal, $loads:literal, $stores:literal) => {
         Mix {
             aes: 8 * $rounds,
             clmul: $clmul,
             shuffle: $shuffle,
             rotate: 0,
+            shift: 0,
             simple: $simple,
             loads: $loads,
             stores: $stores,
-            run: crate::x86::mix::run::<1, $rounds, $clmul, $shuffle, $simple, 0, $loads, $stores>,
+            run: crate::x86::mix::run::<
+                { crate::x86::mix::Loop::$loop as u8 },
+                1,
+                $rounds,
+                $clmul,
+                $shuffle,
+                $simple,
+                0,
+                0,
+                $loads,
+                $stores,
+            >,
             run_multiplications: if $clmul > 0 {
-                Some(crate::x86::mix::run::<0, $rounds, $clmul, 0, 0, 0, 0, 0>)
+                Some(
+                    crate::x86::mix::run::<
+                        { crate::x86::mix::Loop::$loop as u8 },
+                        0,
+                        $rounds,
+                        $clmul,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                    >,
+                )
             } else {
                 None
             },
@@ -109,33 +139,78 @@ macro_rules! aes_mix {
     };
 }
 
-/// A [`Mix`] of a loop of logic and rotations over `steps` steps (rounds), compiled for
-/// these numbers: logic operations, rotations, loads, stores.
+/// A [`Mix`] of a loop of logic, rotations and shifts over `steps` steps (rounds) on the loop
+/// `$loop`, compiled for these numbers: logic operations, shuffles, rotations, shifts, loads,
+/// stores. With `$repeat x` first, the numbers are those of one of `$repeat` equal steps,
+/// and the mix loop runs one step an iteration, `$repeat` times as many iterations: a loop
+/// of every step unrolled would not fit the core's cache of decoded instructions, as the
+/// kernel's loop of one round does.
 #[cfg(target_arch = "x86_64")]
 macro_rules! logic_mix {
-    ($steps:literal, $logic:literal, $rotate:literal, $loads:literal, $stores:literal) => {
+    ($loop:ident: $repeat:literal x $logic:literal, $shuffle:literal, $rotate:literal, $shift:literal, $loads:literal, $stores:literal) => {
         Mix {
             aes: 0,
             clmul: 0,
-            shuffle: 0,
+            shuffle: $repeat * $shuffle,
+            rotate: $repeat * $rotate,
+            shift: $repeat * $shift,
+            simple: $repeat * $logic,
+            loads: $repeat * $loads,
+            stores: $repeat * $stores,
+            run: |n| {
+                crate::x86::mix::run::<
+                    { crate::x86::mix::Loop::$loop as u8 },
+                    0,
+                    1,
+                    0,
+                    $shuffle,
+                    $logic,
+                    $rotate,
+                    $shift,
+                    $loads,
+                    $stores,
+                >($repeat * n)
+            },
+            run_multiplications: None,
+        }
+    };
+    ($loop:ident: $steps:literal, $logic:literal, $shuffle:literal, $rotate:literal, $shift:literal, $loads:literal, $stores:literal) => {
+        Mix {
+            aes: 0,
+            clmul: 0,
+            shuffle: $shuffle,
             rotate: $rotate,
+            shift: $shift,
             simple: $logic,
             loads: $loads,
             stores: $stores,
-            run: crate::x86::mix::run::<0, $steps, 0, 0, $logic, $rotate, $loads, $stores>,
+            run: crate::x86::mix::run::<
+                { crate::x86::mix::Loop::$loop as u8 },
+                0,
+                $steps,
+                0,
+                $shuffle,
+                $logic,
+                $rotate,
+                $shift,
+                $loads,
+                $stores,
+            >,
             run_multiplications: None,
         }
     };
 }
 
-/// Median nanoseconds of one loop iteration of a kernel, timed on the library; None if the
-/// backend is missing.
-type TimeKernel = fn(Budget) -> Option<f64>;
+/// Median nanoseconds of one loop iteration of a kernel, timed on the library with the
+/// backend given (AES) over iterations of the bytes given; None if the backend is missing.
+type TimeKernel = fn(Budget, vecrypt::Backend, usize) -> Option<f64>;
 
 /// One kernel: its name, its loop and how to time it.
 struct KernelLoop {
     algorithm: &'static str,
     mode: &'static str,
+    /// The backend whose kernel this is (`vaes512`, `vaes256`, `aesni`, `avx512`, `avx2`).
+    backend: vecrypt::Backend,
     /// What one iteration covers.
     unit: &'static str,
     /// Bytes of one iteration, for throughput (AES).
@@ -144,61 +219,134 @@ struct KernelLoop {
     time: TimeKernel,
 }
 
-/// The kernels and their loops:
-/// - ECB: the round-0 XOR per register; 16 registers a step, whose round keys the compiler
-///   reads from memory half the time (27 loads per 16 registers).
+/// The kernels and their loops, eight registers of blocks per AES iteration:
+/// - ECB: the round-0 XOR per register; on zmm 16 registers a step, whose round keys the
+///   compiler reads from memory half the time (27 loads per 16 registers); on ymm and xmm,
+///   eight, the keys the sixteen registers cannot hold read from memory.
 /// - CTR: the counter's addition, its byte reversal, the round-0 XOR and the XOR with the data.
-/// - XTS: each register's tweak times x^4 (one carry-less multiplication, a shift, a
-///   shuffle and a three-way XOR), the two tweak XORs and the round-0 XOR.
+/// - XTS: each register's tweak times x^(blocks a step) (one carry-less multiplication, a
+///   shift, a shuffle and a three-way XOR; on ymm two byte shifts and two XORs), the two
+///   tweak XORs and the round-0 XOR; on ymm the tweaks kept on the stack.
 /// - GCM seal: the counters (a table load XORed with the whitened common part per register),
 ///   the XOR with the data, the previous batch's GHASH (three multiplications per register
 ///   by Karatsuba, the ciphertext's byte reversal, the pairs' half XORs and sums), and the
-///   powers of H read from memory; one reduction (two multiplications) for every two
-///   batches. The compiled loop runs two batches, 1 KiB; its counts are halved here
-///   (rounded up).
+///   powers of H read from memory. On zmm, one reduction (two multiplications) for every
+///   two batches: the compiled loop runs two batches, 1 KiB, and its counts are halved here
+///   (rounded up). On ymm one reduction a batch, and the registers the loop cannot hold
+///   kept on the stack.
+/// - AES-NI: ECB and CTR, the kernels with a loop of independent blocks (CBC and CFB
+///   decryption run the same rounds).
 /// - Keccak-f\[1600\] on eight states, one state word per register: 24 rounds of theta's
 ///   parities (two three-way XORs each) and its three-way XOR into every word, 29
 ///   rotations, chi's three-way logic and iota's XOR (61 logic operations and 29
 ///   rotations a round); the compiler keeps seven words of each round on the stack (seven
 ///   stores and eight loads a round, the round constant's broadcast among them), and the
 ///   timed call loads and stores the 25 words once per permutation.
+/// - Keccak-f\[1600\] on four states on AVX2: the same rounds with two-operand XORs,
+///   rotations as two shifts and an OR (two byte rotations as a `vpshufb`, shifts by one as
+///   an addition), chi as an AND-NOT and an XOR: 134 logic operations, 2 shuffles and 48
+///   shifts a round; the sixteen registers hold few of the 25 words, so a round loads 49
+///   and stores 37, and the timed call loads and stores the 25 words once per permutation
+///   (one more load and store a round here).
 #[cfg(target_arch = "x86_64")]
 fn kernel_loops() -> Vec<KernelLoop> {
+    use vecrypt::Backend::{AesNi, Avx2, Avx512, Vaes256, Vaes512};
     use vecrypt::aes::{K128, K256};
     let mut loops = aes_loops::<K128>(
         "aes-128",
+        Vaes512,
+        512,
         [
-            aes_mix!(10, 0, 0, 8, 14, 8),
-            aes_mix!(10, 0, 8, 24, 8, 8),
-            aes_mix!(10, 8, 0, 40, 8, 8),
-            aes_mix!(10, 25, 8, 47, 47, 9),
+            Some(aes_mix!(Zmm: 10, 0, 0, 8, 14, 8)),
+            Some(aes_mix!(Zmm: 10, 0, 8, 24, 8, 8)),
+            Some(aes_mix!(Zmm: 10, 8, 0, 40, 8, 8)),
+            Some(aes_mix!(Zmm: 10, 25, 8, 47, 47, 9)),
         ],
     );
     loops.extend(aes_loops::<K256>(
         "aes-256",
+        Vaes512,
+        512,
         [
-            aes_mix!(14, 0, 0, 8, 16, 8),
-            aes_mix!(14, 0, 8, 24, 8, 8),
-            aes_mix!(14, 8, 0, 40, 8, 8),
-            aes_mix!(14, 25, 8, 47, 48, 9),
+            Some(aes_mix!(Zmm: 14, 0, 0, 8, 16, 8)),
+            Some(aes_mix!(Zmm: 14, 0, 8, 24, 8, 8)),
+            Some(aes_mix!(Zmm: 14, 8, 0, 40, 8, 8)),
+            Some(aes_mix!(Zmm: 14, 25, 8, 47, 48, 9)),
+        ],
+    ));
+    loops.extend(aes_loops::<K128>(
+        "aes-128",
+        Vaes256,
+        256,
+        [
+            Some(aes_mix!(YmmAes: 10, 0, 0, 8, 10, 10)),
+            Some(aes_mix!(YmmAes: 10, 0, 8, 24, 14, 8)),
+            Some(aes_mix!(YmmAes: 10, 8, 16, 32, 28, 15)),
+            Some(aes_mix!(YmmAes: 10, 26, 21, 51, 74, 27)),
+        ],
+    ));
+    loops.extend(aes_loops::<K256>(
+        "aes-256",
+        Vaes256,
+        256,
+        [
+            Some(aes_mix!(YmmAes: 14, 0, 0, 8, 23, 14)),
+            Some(aes_mix!(YmmAes: 14, 0, 8, 24, 49, 9)),
+            Some(aes_mix!(YmmAes: 14, 8, 16, 32, 35, 15)),
+            Some(aes_mix!(YmmAes: 14, 26, 21, 51, 84, 32)),
+        ],
+    ));
+    loops.extend(aes_loops::<K128>(
+        "aes-128",
+        AesNi,
+        128,
+        [
+            Some(aes_mix!(Xmm: 10, 0, 0, 8, 21, 8)),
+            Some(aes_mix!(Xmm: 10, 0, 8, 24, 24, 9)),
+            None,
+            None,
+        ],
+    ));
+    loops.extend(aes_loops::<K256>(
+        "aes-256",
+        AesNi,
+        128,
+        [
+            Some(aes_mix!(Xmm: 14, 0, 0, 8, 52, 8)),
+            Some(aes_mix!(Xmm: 14, 0, 8, 24, 56, 9)),
+            None,
+            None,
         ],
     ));
     loops.push(KernelLoop {
         algorithm: "keccak-f1600",
         mode: "x8",
+        backend: Avx512,
         unit: "8 states",
         bytes: None,
-        mix: logic_mix!(24, 1464, 696, 217, 193),
+        mix: logic_mix!(Zmm: 24, 1464, 0, 696, 0, 217, 193),
         time: time_keccak_x8,
+    });
+    loops.push(KernelLoop {
+        algorithm: "keccak-f1600",
+        mode: "x4",
+        backend: Avx2,
+        unit: "4 states",
+        bytes: None,
+        mix: logic_mix!(Ymm: 24 x 134, 2, 0, 48, 50, 38),
+        time: time_keccak_x4,
     });
     loops
 }
 
-/// The ECB, CTR, XTS and GCM loops of one key size, their mixes in that order.
+/// The ECB, CTR, XTS and GCM loops of one key size and backend, their mixes in that order
+/// (None where the backend has no such kernel), `bytes` per loop iteration.
 #[cfg(target_arch = "x86_64")]
 fn aes_loops<K: vecrypt::aes::KeySize>(
     algorithm: &'static str,
-    mixes: [Mix; 4],
+    backend: vecrypt::Backend,
+    bytes: usize,
+    mixes: [Option<Mix>; 4],
 ) -> Vec<KernelLoop> {
     let kernels: [(&'static str, TimeKernel); 4] = [
         ("ecb-encrypt", time_ecb::<K>),
@@ -206,16 +354,24 @@ fn aes_loops<K: vecrypt::aes::KeySize>(
         ("xts-encrypt", time_xts::<K>),
         ("gcm-seal", time_gcm::<K>),
     ];
+    let unit = match bytes {
+        512 => "512 B",
+        256 => "256 B",
+        _ => "128 B",
+    };
     kernels
         .into_iter()
         .zip(mixes)
-        .map(|((mode, time), mix)| KernelLoop {
-            algorithm,
-            mode,
-            unit: "512 B",
-            bytes: Some(LOOP_BYTES),
-            mix,
-            time,
+        .filter_map(|((mode, time), mix)| {
+            Some(KernelLoop {
+                algorithm,
+                mode,
+                backend,
+                unit,
+                bytes: Some(bytes),
+                mix: mix?,
+                time,
+            })
         })
         .collect()
 }
@@ -233,42 +389,43 @@ mod kernels {
     use vecrypt::aes::{Aes, AesGcm, AesXts, KeySize};
     use vecrypt::modes::BlockModes;
 
-    use super::{KERNEL_BYTES, LOOP_BYTES, PERMUTATIONS};
+    use super::{KERNEL_BYTES, PERMUTATIONS};
     use crate::{Budget, time_per_call};
 
-    const BACKEND: Backend = Backend::Vaes512;
-    /// Loop iterations in one timed AES call.
-    const PER_CALL: f64 = (KERNEL_BYTES / LOOP_BYTES) as f64;
-
-    pub fn time_ecb<K: KeySize>(budget: Budget) -> Option<f64> {
-        let c = Aes::<K>::with_backend(&vec![0x42; K::KEY], BACKEND).ok()?;
-        let mut buf = vec![0u8; KERNEL_BYTES];
-        let ns = time_per_call(budget, || c.encrypt_ecb(&mut buf).expect("whole blocks"));
-        Some(ns / PER_CALL)
+    /// Loop iterations of `bytes` in one timed AES call.
+    fn per_call(bytes: usize) -> f64 {
+        (KERNEL_BYTES / bytes) as f64
     }
 
-    pub fn time_ctr<K: KeySize>(budget: Budget) -> Option<f64> {
-        let c = Aes::<K>::with_backend(&vec![0x42; K::KEY], BACKEND).ok()?;
+    pub fn time_ecb<K: KeySize>(budget: Budget, backend: Backend, bytes: usize) -> Option<f64> {
+        let c = Aes::<K>::with_backend(&vec![0x42; K::KEY], backend).ok()?;
+        let mut buf = vec![0u8; KERNEL_BYTES];
+        let ns = time_per_call(budget, || c.encrypt_ecb(&mut buf).expect("whole blocks"));
+        Some(ns / per_call(bytes))
+    }
+
+    pub fn time_ctr<K: KeySize>(budget: Budget, backend: Backend, bytes: usize) -> Option<f64> {
+        let c = Aes::<K>::with_backend(&vec![0x42; K::KEY], backend).ok()?;
         let mut buf = vec![0u8; KERNEL_BYTES];
         let ns = time_per_call(budget, || {
             c.apply_ctr(&[0x24; 16], &mut buf).expect("a one-block IV")
         });
-        Some(ns / PER_CALL)
+        Some(ns / per_call(bytes))
     }
 
-    pub fn time_xts<K: KeySize>(budget: Budget) -> Option<f64> {
+    pub fn time_xts<K: KeySize>(budget: Budget, backend: Backend, bytes: usize) -> Option<f64> {
         // Data key and tweak key differ, as XTS requires.
         let key: Vec<u8> = (0..2 * K::KEY).map(|i| i as u8 ^ 0x42).collect();
-        let x = AesXts::<K>::with_backend(&key, BACKEND).ok()?;
+        let x = AesXts::<K>::with_backend(&key, backend).ok()?;
         let mut buf = vec![0u8; KERNEL_BYTES];
         let ns = time_per_call(budget, || {
             x.encrypt_sector(7, &mut buf).expect("a whole sector")
         });
-        Some(ns / PER_CALL)
+        Some(ns / per_call(bytes))
     }
 
-    pub fn time_gcm<K: KeySize>(budget: Budget) -> Option<f64> {
-        let g = AesGcm::<K>::with_backend(&vec![0x42; K::KEY], BACKEND).ok()?;
+    pub fn time_gcm<K: KeySize>(budget: Budget, backend: Backend, bytes: usize) -> Option<f64> {
+        let g = AesGcm::<K>::with_backend(&vec![0x42; K::KEY], backend).ok()?;
         let mut buf = vec![0u8; KERNEL_BYTES];
         let ns = time_per_call(budget, || {
             black_box(
@@ -276,10 +433,10 @@ mod kernels {
                     .expect("a 12-byte nonce"),
             );
         });
-        Some(ns / PER_CALL)
+        Some(ns / per_call(bytes))
     }
 
-    pub fn time_keccak_x8(budget: Budget) -> Option<f64> {
+    pub fn time_keccak_x8(budget: Budget, _: Backend, _: usize) -> Option<f64> {
         let mut states = [[0x5au64; 25]; 8];
         if !vecrypt::aigis::run_keccak_x8(&mut states, 1) {
             return None;
@@ -289,15 +446,28 @@ mod kernels {
         });
         Some(ns / f64::from(PERMUTATIONS))
     }
+
+    pub fn time_keccak_x4(budget: Budget, _: Backend, _: usize) -> Option<f64> {
+        let mut states = [[0x5au64; 25]; 4];
+        if !vecrypt::aigis::run_keccak_x4(&mut states, 1) {
+            return None;
+        }
+        let ns = time_per_call(budget, || {
+            vecrypt::aigis::run_keccak_x4(&mut states, PERMUTATIONS);
+        });
+        Some(ns / f64::from(PERMUTATIONS))
+    }
 }
 #[cfg(target_arch = "x86_64")]
-use kernels::{time_ctr, time_ecb, time_gcm, time_keccak_x8, time_xts};
+use kernels::{time_ctr, time_ecb, time_gcm, time_keccak_x4, time_keccak_x8, time_xts};
 
 /// One line of the bounds table.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoundRow {
     pub algorithm: &'static str,
     pub mode: &'static str,
+    /// The backend whose kernel this is.
+    pub backend: &'static str,
     /// What one loop iteration covers (`512 B`, `8 states`).
     pub unit: &'static str,
     /// The kernel's loop per iteration.
@@ -320,16 +490,19 @@ pub struct BoundRow {
     pub kernel_gb_per_s: Option<f64>,
 }
 
-/// The bounds table with the core clock (GHz) it was measured at, or None where the
-/// VAES-512 kernels do not run (other CPUs, other architectures).
+/// The bounds table with the core clock (GHz) it was measured at: a row for every kernel
+/// loop this CPU runs, or None where it runs none (CPUs without AES-NI or AVX2, other
+/// architectures).
 pub fn bound_rows(budget: Budget, progress: &mut dyn FnMut()) -> Option<(f64, Vec<BoundRow>)> {
-    let loops = kernel_loops();
-    if loops.is_empty() || !(loops[0].mix.run)(1) {
+    let loops: Vec<KernelLoop> = kernel_loops()
+        .into_iter()
+        .filter(|k| (k.mix.run)(1))
+        .collect();
+    if loops.is_empty() {
         return None;
     }
     let mut clock = Vec::new();
     let mut rows = Vec::new();
-    // Every loop runs under the same features as the first.
     for k in &loops {
         clock.push(core_ghz(budget)?);
         let per_iteration = |run: fn(u64) -> bool| {
@@ -339,12 +512,13 @@ pub fn bound_rows(budget: Budget, progress: &mut dyn FnMut()) -> Option<(f64, Ve
         };
         let bound_ns = per_iteration(k.mix.run);
         let clmul_ns = k.mix.run_multiplications.map(per_iteration);
-        let Some(kernel_ns) = (k.time)(budget) else {
+        let Some(kernel_ns) = (k.time)(budget, k.backend, k.bytes.unwrap_or(1)) else {
             continue;
         };
         rows.push(BoundRow {
             algorithm: k.algorithm,
             mode: k.mode,
+            backend: k.backend.name(),
             unit: k.unit,
             mix: k.mix,
             bound_ns,
@@ -392,14 +566,24 @@ pub fn print_bounds(ghz: f64, rows: &[BoundRow]) {
         KERNEL_BYTES / 1024
     );
     println!(
-        "{:<12} {:<11} {:<58} {:>7} {:>7} {:>7} {:>8} {:>6} {:>6}",
-        "algorithm", "mode", "loop", "bound", "CLMUL", "kernel", "of bound", "GB/s", "kernel"
+        "{:<12} {:<11} {:<8} {:<66} {:>7} {:>7} {:>7} {:>8} {:>6} {:>6}",
+        "algorithm",
+        "mode",
+        "backend",
+        "loop",
+        "bound",
+        "CLMUL",
+        "kernel",
+        "of bound",
+        "GB/s",
+        "kernel"
     );
     for r in rows {
         println!(
-            "{:<12} {:<11} {:<58} {:>7.1} {:>7} {:>7.1} {:>7.0}% {:>6} {:>6}",
+            "{:<12} {:<11} {:<8} {:<66} {:>7.1} {:>7} {:>7.1} {:>7.0}% {:>6} {:>6}",
             r.algorithm,
             r.mode,
+            r.backend,
             format!("{} per {}", r.mix.describe(), r.unit),
             r.bound_cycles,
             opt(r.clmul_cycles, 1),
@@ -422,26 +606,34 @@ mod tests {
         samples: 3,
     };
 
-    /// Each loop runs exactly where its kernel can be timed, and the table has a row for
-    /// every loop where the VAES-512 kernels run.
+    /// Each loop runs exactly where its kernel can be timed, an AES loop on exactly the CPUs
+    /// whose AES backends include its kernel's, and the table has a row wherever any loop
+    /// runs.
     #[test]
     fn loops_run_exactly_where_the_kernels_do() {
         let tiny = Budget {
             sample: Duration::from_micros(10),
             samples: 1,
         };
+        let aes = vecrypt::aes::Aes::<vecrypt::aes::K128>::backends();
+        let aigis = vecrypt::aigis::backends();
+        let mut any = false;
         for k in kernel_loops() {
-            assert_eq!(
-                (k.mix.run)(1),
-                (k.time)(tiny).is_some(),
-                "{} {}",
-                k.algorithm,
-                k.mode
-            );
+            let runs = (k.mix.run)(1);
+            any |= runs;
+            let name = format!("{} {} {}", k.algorithm, k.mode, k.backend);
+            assert_eq!(runs, (k.time)(tiny, k.backend, 128).is_some(), "{name}");
+            // The Keccak loops need fewer features than the Aigis-enc backends that use them.
+            if k.algorithm != "keccak-f1600" {
+                assert_eq!(runs, aes.contains(&k.backend), "{name}");
+            }
         }
-        let vaes512 = vecrypt::aes::Aes::<vecrypt::aes::K128>::backends()
-            .contains(&vecrypt::Backend::Vaes512);
-        assert_eq!(bound_rows(BUDGET, &mut || {}).is_some(), vaes512);
+        assert_eq!(bound_rows(BUDGET, &mut || {}).is_some(), any);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            any,
+            aes.contains(&vecrypt::Backend::AesNi) || aigis.contains(&vecrypt::Backend::Avx2)
+        );
     }
 
     /// Each loop takes at least the time of its vector operations at sixteen a cycle (no
@@ -473,13 +665,30 @@ mod tests {
                     r.mix.clmul
                 );
             }
-            assert_eq!(r.bound_gb_per_s.is_some(), r.unit == "512 B");
+            assert_eq!(r.bound_gb_per_s.is_some(), r.unit.ends_with(" B"));
         }
         let runs = |k: &KernelLoop| (k.mix.run)(1);
         assert_eq!(
             rows.len(),
             kernel_loops().iter().filter(|k| runs(k)).count()
         );
+    }
+
+    /// The four-lane permutation timed here is Keccak-f\[1600\] on each of its states.
+    #[test]
+    fn keccak_x4_permutes_each_state() {
+        let mut states: [[u64; 25]; 4] = core::array::from_fn(|i| {
+            core::array::from_fn(|w| (i as u64 + 3).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ w as u64)
+        });
+        let mut expected = states;
+        if !vecrypt::aigis::run_keccak_x4(&mut states, 3) {
+            assert!(!vecrypt::aigis::backends().contains(&vecrypt::Backend::Avx2));
+            return;
+        }
+        for s in &mut expected {
+            vecrypt::aigis::run_keccak(true, s, 3);
+        }
+        assert_eq!(states, expected);
     }
 
     /// The eight-lane permutation timed here is Keccak-f\[1600\] on each of its states.
@@ -505,6 +714,7 @@ mod tests {
             clmul: 26,
             shuffle: 9,
             rotate: 0,
+            shift: 0,
             simple: 62,
             loads: 36,
             stores: 8,
@@ -520,13 +730,20 @@ mod tests {
             aes: 0,
             clmul: 0,
             shuffle: 0,
-            rotate: 696,
+            rotate: 0,
+            shift: 696,
             simple: 1464,
             loads: 0,
             stores: 0,
             run: |_| false,
             run_multiplications: None,
         };
-        assert_eq!(k.describe(), "696 ROL, 1464 other, 0 ld, 0 st");
+        assert_eq!(k.describe(), "696 SHIFT, 1464 other, 0 ld, 0 st");
+        let r = Mix {
+            rotate: 696,
+            shift: 0,
+            ..k
+        };
+        assert_eq!(r.describe(), "696 ROL, 1464 other, 0 ld, 0 st");
     }
 }

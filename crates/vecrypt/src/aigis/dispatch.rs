@@ -96,4 +96,11 @@ pub(super) trait Kernels: Clone + Default {
     fn keccak_x8(_states: &mut [[u64; 25]; 8], _iterations: u32) -> Ran {
         Ran::Declined
     }
+
+    /// Keccak-f\[1600\] on four states at once, `iterations` times, on the four-lane
+    /// permutation of the SHAKE lanes.
+    #[cfg(feature = "kernel-parts")]
+    fn keccak_x4(_states: &mut [[u64; 25]; 4], _iterations: u32) -> Ran {
+        Ran::Declined
+    }
 }

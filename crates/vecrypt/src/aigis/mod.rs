@@ -99,7 +99,7 @@ pub use kem_traits::{
 };
 pub use params::{Params, Set1, Set2, Set3, Set4};
 #[cfg(feature = "kernel-parts")]
-pub use parts::{KernelPart, run_keccak, run_keccak_x8};
+pub use parts::{KernelPart, run_keccak, run_keccak_x4, run_keccak_x8};
 
 /// A 32-byte shared secret that wipes itself (volatile stores, through `zeroize`) when
 /// dropped. It dereferences to `[u8; 32]`: use `&*ss` or `ss.as_slice()` for the bytes, and

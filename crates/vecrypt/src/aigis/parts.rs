@@ -192,3 +192,10 @@ pub fn run_keccak(portable: bool, state: &mut [u64; 25], iterations: u32) {
 pub fn run_keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> bool {
     Native::keccak_x8(states, iterations).done()
 }
+
+/// Keccak-f\[1600\] on four states at once `iterations` times, on the four-lane AVX2
+/// permutation of the SHAKE lanes; false, doing nothing, where it cannot run (other CPUs,
+/// other architectures).
+pub fn run_keccak_x4(states: &mut [[u64; 25]; 4], iterations: u32) -> bool {
+    Native::keccak_x4(states, iterations).done()
+}

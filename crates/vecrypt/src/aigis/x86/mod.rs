@@ -182,6 +182,11 @@ impl Kernels for Native {
     fn keccak_x8(states: &mut [[u64; 25]; 8], iterations: u32) -> Ran {
         parts::keccak_x8(states, iterations)
     }
+
+    #[cfg(feature = "kernel-parts")]
+    fn keccak_x4(states: &mut [[u64; 25]; 4], iterations: u32) -> Ran {
+        parts::keccak_x4(states, iterations)
+    }
 }
 
 /// Sorts `v` by `key`, largest first, keeping equal keys in their order (insertion sort: the
