@@ -27,7 +27,10 @@ macro_rules! vaes_blocks {
         }
 
         /// The AES rounds of [`encrypt_n`] after the whitening (the XOR with `k[0]`), for
-        /// registers that come whitened.
+        /// registers that come whitened. With more than ten rounds the registers' rounds are
+        /// kept in step (`in_step`, which only the ymm width needs): with fourteen, each
+        /// register run through all its rounds before the next left the AES units idle, where
+        /// with ten the compiler's order is the faster (`docs/perf/aes.md`).
         #[kernel($k)]
         #[inline]
         fn encrypt_whitened<const NR: usize, const N: usize>(k: &[V; 15], b: &mut [V; N]) {
@@ -35,12 +38,16 @@ macro_rules! vaes_blocks {
                 for x in b.iter_mut() {
                     *x = enc(*x, *key);
                 }
+                if NR > 10 {
+                    in_step(b);
+                }
             }
             for x in b.iter_mut() {
                 *x = enclast(*x, k[NR]);
             }
         }
 
+        /// Decryption of `b`, its rounds kept in step as [`encrypt_whitened`]'s.
         #[kernel($k)]
         #[inline]
         fn decrypt_n<const NR: usize, const N: usize>(k: &[V; 15], b: &mut [V; N]) {
@@ -50,6 +57,9 @@ macro_rules! vaes_blocks {
             for key in &k[1..NR] {
                 for x in b.iter_mut() {
                     *x = dec(*x, *key);
+                }
+                if NR > 10 {
+                    in_step(b);
                 }
             }
             for x in b.iter_mut() {

@@ -157,8 +157,9 @@ fn declast(a: V, k: V) -> V {
 /// Keeps the registers of `b` in step, placed after each AES round: an empty `asm!` that
 /// reads and writes them all at one point. With sixteen ymm registers for blocks, round keys
 /// and tweaks, the compiler otherwise runs each register through all its rounds before the
-/// next, and the dependent rounds of eight such chains do not keep both AES units busy
-/// (the measurements are in `docs/perf/aes.md`). One register has nothing to keep in step.
+/// next, and the dependent rounds of eight such chains do not keep both AES units busy in
+/// XTS or with fourteen rounds (the measurements are in `docs/perf/aes.md`). One register
+/// has nothing to keep in step.
 #[kernel(AES_VAES256)]
 #[inline]
 fn in_step<const N: usize>(b: &mut [V; N]) {
