@@ -20,8 +20,8 @@
 
 use core::arch::asm;
 
-use vecrypt::cpu::kernel;
 use vecrypt::cpu::kernels::{AES_NI, AES_VAES256, AES_VAES512, AIGIS_KECCAK_AVX2};
+use vecrypt::cpu::{Kernel, kernel};
 
 /// Runs the loop `n` times (at least once), without its AES instructions if `AES` is 0.
 /// The assembler spreads each count over the rounds: round `i` gets
@@ -139,6 +139,21 @@ pub enum Loop {
     Xmm,
 }
 
+impl Loop {
+    /// The loop numbered `n` (`Loop as u8`, the form a const parameter takes).
+    const fn of(n: u8) -> Loop {
+        const ALL: [Loop; 4] = [Loop::Zmm, Loop::YmmAes, Loop::Ymm, Loop::Xmm];
+        let mut i = 0;
+        while i < ALL.len() {
+            if ALL[i] as u8 == n {
+                return ALL[i];
+            }
+            i += 1;
+        }
+        panic!("no such loop")
+    }
+}
+
 /// Runs the mix loop of `LOOP` (a [`Loop`] as `u8`) `n` times; `AES` is 1 for a loop with
 /// its AES instructions, 0 for one without. False, running nothing, if this CPU cannot run
 /// that loop.
@@ -159,34 +174,33 @@ pub fn run<
     const { assert!(ROUNDS > 0 && AES <= 1 && LOOP <= Loop::Xmm as u8) };
     const { assert!(LOOP == Loop::Zmm as u8 || ROTATE == 0) };
     const { assert!(LOOP != Loop::Ymm as u8 || AES == 0) };
-    let mut buf = Lines([0u8; 128]);
-    let kernel = match LOOP {
-        0 => AES_VAES512,
-        1 => AES_VAES256,
-        2 => AIGIS_KECCAK_AVX2,
-        _ => AES_NI,
+    // One match names both the kernel whose features are checked and the loop compiled for
+    // exactly those features.
+    type Body = unsafe fn(u64, &mut [u8; 128]);
+    let (kernel, body): (Kernel, Body) = match Loop::of(LOOP) {
+        Loop::Zmm => (
+            AES_VAES512,
+            mix_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, ROTATE, SHIFT, LOADS, STORES>,
+        ),
+        Loop::YmmAes => (
+            AES_VAES256,
+            ymm_aes_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, SHIFT, LOADS, STORES>,
+        ),
+        Loop::Ymm => (
+            AIGIS_KECCAK_AVX2,
+            ymm_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, SHIFT, LOADS, STORES>,
+        ),
+        Loop::Xmm => (
+            AES_NI,
+            xmm_mix_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, SHIFT, LOADS, STORES>,
+        ),
     };
     if !kernel.runs() {
         return false;
     }
-    // SAFETY: `kernel.runs()` confirmed the features of the loop chosen below, each compiled
-    // for exactly that kernel.
-    unsafe {
-        match LOOP {
-            0 => mix_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, ROTATE, SHIFT, LOADS, STORES>(
-                n, &mut buf.0,
-            ),
-            1 => ymm_aes_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, SHIFT, LOADS, STORES>(
-                n, &mut buf.0,
-            ),
-            2 => {
-                ymm_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, SHIFT, LOADS, STORES>(n, &mut buf.0)
-            }
-            _ => xmm_mix_loop::<AES, ROUNDS, CLMUL, SHUFFLE, SIMPLE, SHIFT, LOADS, STORES>(
-                n, &mut buf.0,
-            ),
-        }
-    };
+    let mut buf = Lines([0u8; 128]);
+    // SAFETY: `kernel.runs()` confirmed the features `body` is compiled for.
+    unsafe { body(n, &mut buf.0) };
     true
 }
 
