@@ -6,8 +6,9 @@
 //!
 //! - A regular file appears whole or not at all. Data goes to an anonymous file made with
 //!   `O_TMPFILE` in the target's directory (mode 0600 for secrets, 0666 less the umask
-//!   otherwise), so a process killed by any signal leaves nothing behind. Once written and
-//!   synced it is linked in under the target's name; replacing an existing file (only with
+//!   otherwise), so a process killed by any signal leaves nothing behind. Its writeback to
+//!   the disk is started every few MiB while it is written, so the sync at its end waits
+//!   only for the last part. Once written and synced it is linked in under the target's name; replacing an existing file (only with
 //!   `--force`) links it under a fresh random name and renames that over the target. Then
 //!   the directory is synced. Where the file system has no `O_TMPFILE`, an exclusively
 //!   created random name (`O_CREAT | O_EXCL | O_NOFOLLOW`) stands in for the anonymous file
@@ -32,6 +33,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
+use std::num::NonZeroU64;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
@@ -105,6 +107,9 @@ enum Temp {
 pub struct Staged {
     file: File,
     synced: bool,
+    /// Bytes written, and how many of them have been handed to the disk's writeback.
+    written: u64,
+    started: u64,
     dir: OwnedFd,
     /// Whether `dir` was opened for reading, so that it can be synced.
     dir_syncable: bool,
@@ -366,6 +371,8 @@ fn stage(
     Ok(Sink::Staged(Staged {
         file: File::from(fd),
         synced: false,
+        written: 0,
+        started: 0,
         dir,
         dir_syncable,
         name,
@@ -376,7 +383,30 @@ fn stage(
     }))
 }
 
+/// How much a new file takes before its writeback is started, so that the sync at its end
+/// waits only for the last part.
+const WRITEBACK_STEP: u64 = 8 << 20;
+
 impl Staged {
+    fn write(&mut self, data: &[u8]) -> io::Result<()> {
+        self.file.write_all(data)?;
+        self.written += data.len() as u64;
+        let pending = self.written - self.started;
+        if pending >= WRITEBACK_STEP {
+            // Starts the writeback of what is written so far without waiting for it (pages
+            // still dirty are not dropped). It is advice: a file system without it loses
+            // nothing, and the sync at the end is what makes the file durable.
+            let _ = rustix::fs::fadvise(
+                &self.file,
+                self.started,
+                NonZeroU64::new(pending),
+                rustix::fs::Advice::DontNeed,
+            );
+            self.started = self.written;
+        }
+        Ok(())
+    }
+
     /// Gives the anonymous file the name `to` in its directory.
     fn link_anonymous(&self, to: &std::ffi::OsStr) -> rustix::io::Result<()> {
         match rustix::fs::linkat(&self.file, "", &self.dir, to, AtFlags::EMPTY_PATH) {
@@ -470,7 +500,7 @@ impl Sink {
             Sink::Stdout(o) => o.write_all(data),
             Sink::Null => Ok(()),
             Sink::Staged(s) if s.synced => Err(io::Error::other("already closed")),
-            Sink::Staged(s) => s.file.write_all(data),
+            Sink::Staged(s) => s.write(data),
         };
         r.map_err(|e| io_failure("write", &self.name(), e))
     }

@@ -221,13 +221,17 @@ impl Aead {
         (n, len)
     }
 
-    /// Seals `buf` in place and returns the tag.
-    fn seal(&self, index: u64, last: bool, buf: &mut [u8]) -> Result<[u8; TAG], vecrypt::Error> {
+    /// Seals a chunk in place, its body followed by the room for its tag.
+    fn seal(&self, index: u64, last: bool, sealed: &mut [u8]) -> Result<(), vecrypt::Error> {
+        let split = sealed.len().saturating_sub(TAG);
         let (n, len) = self.nonce(index, last);
-        match self {
-            Aead::Gcm(g) => g.encrypt_detached(&n[..len], &[], buf),
-            Aead::Mgm(m) => m.encrypt_detached(&n[..len], &[], buf),
-        }
+        let (body, room) = sealed.split_at_mut(split);
+        let tag = match self {
+            Aead::Gcm(g) => g.encrypt_detached(&n[..len], &[], body)?,
+            Aead::Mgm(m) => m.encrypt_detached(&n[..len], &[], body)?,
+        };
+        room.copy_from_slice(&tag);
+        Ok(())
     }
 
     /// Checks and opens a chunk followed by its tag, in place.
@@ -268,30 +272,33 @@ pub fn seal_stream<R: Read + Send + 'static>(
     let mut header = Some(header);
     pipeline::run(
         Input::new(input),
-        batch_chunks() * CHUNK,
+        batch_chunks() * SEALED,
         |input, b| {
-            b.len = input.read_full(&mut b.data)?;
-            b.last = b.len < b.data.len() || input.at_eof()?;
-            // The stream's last chunk may be short, and empty only if the stream is.
-            let chunks = b.len.div_ceil(CHUNK).max(usize::from(b.first == 0));
-            b.tags.resize(chunks, [0; TAG]);
+            // Each body is read to its place in the sealed stream, before the room for its
+            // tag. The stream's last chunk may be short, and empty only if the stream is.
+            (b.len, b.chunks, b.last) = (0, 0, false);
+            for room in b.data.chunks_exact_mut(SEALED) {
+                let got = input.read_full(&mut room[..CHUNK])?;
+                if got > 0 || b.first + b.chunks as u64 == 0 {
+                    b.len += got + TAG;
+                    b.chunks += 1;
+                }
+                if got < CHUNK {
+                    b.last = true;
+                    return Ok(());
+                }
+            }
+            b.last = input.at_eof()?;
             Ok(())
         },
         |b| {
-            let (chunks, last, first) = (b.chunks(), b.last, b.first);
-            let (data, tags) = (&mut b.data[..b.len], &mut b.tags);
-            let mut bodies: Vec<&mut [u8]> = data.chunks_mut(CHUNK).collect();
-            if bodies.is_empty() {
-                bodies.push(&mut []);
-            }
-            bodies
-                .into_par_iter()
-                .zip(tags.par_iter_mut())
+            let (chunks, last, first) = (b.chunks, b.last, b.first);
+            b.data[..b.len]
+                .par_chunks_mut(SEALED)
                 .enumerate()
-                .try_for_each(|(j, (body, tag))| {
+                .try_for_each(|(j, sealed)| {
                     let final_chunk = last && j + 1 == chunks;
-                    *tag = aead.seal(first + j as u64, final_chunk, body)?;
-                    Ok(())
+                    aead.seal(first + j as u64, final_chunk, sealed)
                 })
                 .map_err(|e: vecrypt::Error| Failure::lib("seal", e))
         },
@@ -299,14 +306,9 @@ pub fn seal_stream<R: Read + Send + 'static>(
             if let Some(h) = header.take() {
                 out(&h)?;
             }
-            let mut bodies = b.data[..b.len].chunks(CHUNK);
-            for tag in &b.tags {
-                let body = bodies.next().unwrap_or(&[]);
-                out(body)?;
-                out(tag)?;
-                if let Some(p) = progress {
-                    p(body.len() as u64);
-                }
+            out(&b.data[..b.len])?;
+            if let Some(p) = progress {
+                p((b.len - b.chunks * TAG) as u64);
             }
             Ok(())
         },
@@ -346,13 +348,12 @@ pub fn open_stream<R: Read + Send + 'static>(
             b.len = input.read_full(&mut b.data)?;
             b.last = b.len < b.data.len() || input.at_eof()?;
             // Chunks with at least a tag; a shorter remainder is a truncated stream.
-            let chunks = b.len / SEALED + usize::from(b.len % SEALED >= TAG);
-            b.tags.resize(chunks, [0; TAG]);
-            b.oks.resize(chunks, false);
+            b.chunks = b.len / SEALED + usize::from(b.len % SEALED >= TAG);
+            b.oks.resize(b.chunks, false);
             Ok(())
         },
         |b| {
-            let (chunks, last, first) = (b.chunks(), b.last, b.first);
+            let (chunks, last, first) = (b.chunks, b.last, b.first);
             let (data, oks) = (&mut b.data[..b.len], &mut b.oks);
             data.par_chunks_mut(SEALED)
                 .zip(oks.par_iter_mut())

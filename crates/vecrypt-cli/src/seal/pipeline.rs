@@ -91,18 +91,19 @@ impl<R: Read> Input<R> {
     }
 }
 
-/// Consecutive chunks of the stream, stored back to back: plaintext bodies for `seal`,
-/// bodies with their tags for `open`. Wiped when dropped.
+/// Consecutive chunks of the stream, each body followed by the room for its tag, stored
+/// back to back as the sealed stream lays them out: `seal` reads the bodies into place and
+/// writes the tags between them, `open` reads them whole. Wiped when dropped.
 pub(crate) struct Batch {
     pub data: Vec<u8>,
     /// Bytes of `data` in use.
     pub len: usize,
+    /// The number of chunks in `data[..len]`.
+    pub chunks: usize,
     /// The index of the first chunk.
     pub first: u64,
     /// Whether the stream ends with this batch.
     pub last: bool,
-    /// Per chunk: its tag (`seal`).
-    pub tags: Vec<[u8; 16]>,
     /// Per chunk: whether it authenticated (`open`).
     pub oks: Vec<bool>,
 }
@@ -112,16 +113,11 @@ impl Batch {
         Batch {
             data: vec![0u8; bytes],
             len: 0,
+            chunks: 0,
             first: 0,
             last: false,
-            tags: Vec::new(),
             oks: Vec::new(),
         }
-    }
-
-    /// The number of chunks in the batch.
-    pub fn chunks(&self) -> usize {
-        self.tags.len()
     }
 }
 
@@ -196,7 +192,7 @@ fn read_stage<R: Read, FR: FnMut(&mut Input<R>, &mut Batch) -> Result<(), Failur
         batch.first = first;
         let r = read(&mut input, &mut batch);
         let stop = r.is_err() || batch.last;
-        first += batch.chunks() as u64;
+        first += batch.chunks as u64;
         if filled.send(r.map(|()| batch)).is_err() || stop {
             return;
         }

@@ -305,10 +305,11 @@ fn an_empty_last_chunk_after_a_full_one_is_refused() {
         &*kdf::payload_key(&*file_key, &prefix, &header).unwrap(),
     )
     .unwrap();
-    let mut body = vec![0x42u8; CHUNK];
-    let tag0 = aead.seal(0, false, &mut body).unwrap();
-    let tag1 = aead.seal(1, true, &mut []).unwrap();
-    let stream = [&header[..], &body, &tag0, &tag1].concat();
+    let mut chunk0 = vec![0x42u8; CHUNK + TAG];
+    aead.seal(0, false, &mut chunk0).unwrap();
+    let mut chunk1 = [0u8; TAG];
+    aead.seal(1, true, &mut chunk1).unwrap();
+    let stream = [&header[..], &chunk0, &chunk1].concat();
     let (r, out) = open_all(&Unlock::Key(&key), Cursor::new(stream));
     assert_eq!(r.map_err(|(c, _)| c), Err(1));
     assert_eq!(out.len(), CHUNK, "the full chunk checks and is released");
@@ -350,6 +351,61 @@ fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send
     });
     rx.recv_timeout(Duration::from_secs(secs))
         .unwrap_or_else(|_| panic!("{what}: no result within {secs} s (a hang)"))
+}
+
+#[test]
+fn chunk_and_batch_boundaries_lay_out_and_open() {
+    // Every length where a chunk or a batch ends, and one byte either side, read whole and
+    // in small pieces: each chunk's tag follows its body, the last chunk alone is short (or
+    // empty if the stream is), and open gives the input back.
+    let b = batch_chunks() * CHUNK;
+    let key = kat_key();
+    let header = 12 + NONCE_PREFIX + MAC_BYTES;
+    for n in [
+        0,
+        1,
+        CHUNK - 1,
+        CHUNK,
+        CHUNK + 1,
+        3 * CHUNK,
+        b - 1,
+        b,
+        b + 1,
+        2 * b,
+        2 * b + 7,
+    ] {
+        let plain: Vec<u8> = (0..n).map(|i| (i * 7 + i / 1009) as u8).collect();
+        let whole = sealed(&Lock::Key(&key), Suite::Aes256Gcm, &plain);
+        let chunks = n.div_ceil(CHUNK).max(1);
+        assert_eq!(whole.len(), header + n + chunks * TAG, "{n} bytes");
+        let mut pieces = Vec::new();
+        seal_stream(
+            &Lock::Key(&key),
+            Suite::Aes256Gcm,
+            &NONCE_PREFIX_KAT,
+            FailingReader {
+                data: plain.clone(),
+                pos: 0,
+                piece: 1000,
+                calls: 0,
+                fail_at: 0,
+            },
+            &mut |d: &[u8]| {
+                pieces.extend_from_slice(d);
+                Ok(())
+            },
+            None,
+        )
+        .map_err(|f| f.msg)
+        .unwrap();
+        assert!(
+            pieces == whole,
+            "{n} bytes: read in pieces, sealed otherwise"
+        );
+        let (r, out) = open_all(&Unlock::Key(&key), Cursor::new(whole));
+        assert_eq!(r, Ok(()), "{n} bytes");
+        assert!(out == plain, "{n} bytes: opened otherwise");
+    }
 }
 
 /// A stream of this many bytes spans more batches than are in flight.
@@ -465,6 +521,7 @@ fn a_writer_failing_at_any_call_ends_seal_and_open_with_status_2() {
     // The pipeline does not depend on the suite; AES-GCM keeps the many runs quick under
     // an emulator too.
     let stream = sealed(&Lock::Key(&key), Suite::Aes256Gcm, &plain);
+    let n = plain.len();
     for what in ["seal", "open"] {
         let mut fail_at = 1;
         loop {
@@ -495,7 +552,13 @@ fn a_writer_failing_at_any_call_ends_seal_and_open_with_status_2() {
                 (r.map_err(|f| f.code), writes)
             });
             if r.is_ok() {
-                assert!(fail_at > 40, "{what}: only {fail_at} writes");
+                // seal writes the header and then each batch at once, open each chunk.
+                let all = match what {
+                    "seal" => 1 + n.div_ceil(batch_chunks() * CHUNK),
+                    _ => n.div_ceil(CHUNK),
+                };
+                assert!(all > pipeline::IN_FLIGHT + 4, "{what}: {all} writes");
+                assert_eq!(fail_at - 1, all, "{what}: the writes of the whole stream");
                 break;
             }
             assert_eq!(r, Err(2), "{what}: write {fail_at} failed");
