@@ -23,12 +23,22 @@ const NONCE_PREFIX_KAT: [u8; NONCE_PREFIX] = [
 ];
 
 fn sealed_with(how: &Lock, suite: Suite, prefix: &[u8; NONCE_PREFIX], plain: &[u8]) -> Vec<u8> {
+    sealed_from(how, suite, prefix, Cursor::new(plain.to_vec()))
+}
+
+/// The sealed stream of what `input` gives.
+fn sealed_from(
+    how: &Lock,
+    suite: Suite,
+    prefix: &[u8; NONCE_PREFIX],
+    input: impl Read + Send + 'static,
+) -> Vec<u8> {
     let mut out = Vec::new();
     seal_stream(
         how,
         suite,
         prefix,
-        Cursor::new(plain.to_vec()),
+        input,
         &mut |d: &[u8]| {
             out.extend_from_slice(d);
             Ok(())
@@ -378,8 +388,7 @@ fn chunk_and_batch_boundaries_lay_out_and_open() {
         let whole = sealed(&Lock::Key(&key), Suite::Aes256Gcm, &plain);
         let chunks = n.div_ceil(CHUNK).max(1);
         assert_eq!(whole.len(), header + n + chunks * TAG, "{n} bytes");
-        let mut pieces = Vec::new();
-        seal_stream(
+        let pieces = sealed_from(
             &Lock::Key(&key),
             Suite::Aes256Gcm,
             &NONCE_PREFIX_KAT,
@@ -390,14 +399,7 @@ fn chunk_and_batch_boundaries_lay_out_and_open() {
                 calls: 0,
                 fail_at: 0,
             },
-            &mut |d: &[u8]| {
-                pieces.extend_from_slice(d);
-                Ok(())
-            },
-            None,
-        )
-        .map_err(|f| f.msg)
-        .unwrap();
+        );
         assert!(
             pieces == whole,
             "{n} bytes: read in pieces, sealed otherwise"
