@@ -36,7 +36,8 @@ enum Engine {
     /// VAES on ymm registers ([`kernels::AES_VAES256`], with [`kernels::AES_NI`]).
     Vaes256,
     /// VAES on zmm registers ([`kernels::AES_VAES512`], with [`kernels::AES_NI`]); GCM
-    /// takes every message whole (`gcm_message`), so the whole-block GCM entry declines.
+    /// takes a whole message in one call (`gcm_message`), and a stream's whole blocks
+    /// through the one-pass kernel the 256-bit width has too.
     Vaes512,
 }
 
@@ -194,12 +195,17 @@ impl Kernels for Native {
         buf: &mut [u8],
     ) -> Ran {
         match self.engine {
+            Engine::Vaes512 => {
+                // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
+                unsafe { vaes_zmm::gcm_blocks(rk, powers, decrypt, counter, acc, buf) };
+                Ran::Done
+            }
             Engine::Vaes256 => {
                 // SAFETY: each engine is made by keyed only on a CPU that runs its kernel.
                 unsafe { vaes_ymm::gcm_blocks(rk, powers, decrypt, counter, acc, buf) };
                 Ran::Done
             }
-            Engine::Vaes512 | Engine::AesNi | Engine::Portable => Ran::Declined,
+            Engine::AesNi | Engine::Portable => Ran::Declined,
         }
     }
 

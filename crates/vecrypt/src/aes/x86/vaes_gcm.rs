@@ -2,10 +2,11 @@
 //! batch placed between the AES rounds of the next. Written once over the primitives of a
 //! register width and expanded by each width's module as `vaes_gcm!(KERNEL,
 //! REGISTER_CLASS)` after `vaes_blocks!`, whose round and counter helpers it uses. Its
-//! entry is `gcm_batches`, the whole batches of a message; the ymm module builds its
-//! whole-block kernel on it (the caller does the tail, the length block and the tag), the
-//! zmm module its whole-message kernel. `powers` makes a key's powers of H on the same
-//! registers, a register of powers per multiplication.
+//! core is `gcm_batches`, the whole batches of a message; `gcm_blocks` builds the
+//! whole-block kernel of both widths on it (the caller does the tail, the length block and
+//! the tag: the streaming GCM of every caller, and every message on ymm), and the zmm module
+//! its whole-message kernel. `powers` makes a key's powers of H on the same registers, a
+//! register of powers per multiplication.
 //!
 //! A batch is `GCM_REGS` registers (eight: 32 blocks on zmm, 16 on ymm); the hashed batches go in
 //! twos with one reduction, the first multiplied by the powers of H above the second's (so the
@@ -507,6 +508,69 @@ macro_rules! vaes_gcm {
             }
             crate::wipe::set(&mut regs, [zero(); REGS]);
             crate::wipe::set(&mut low, [_mm_setzero_si128(); LANES]);
+        }
+
+        /// GCM over whole blocks: CTR with a 32-bit counter from `counter` and GHASH of the
+        /// ciphertext into `acc`, in one pass (see [`gcm_batches`]).
+        #[kernel($k)]
+        fn gcm<const NR: usize, const DECRYPT: bool>(
+            keys: &[[u8; 16]; 15],
+            powers: &[[u8; 16]; POWERS],
+            counter: &[u8; 16],
+            acc: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
+            // The mask is opaque to the optimiser: seeing a constant byte reversal of loaded
+            // data, it once rebuilt each register from scalar loads and 64 byte inserts.
+            let rev = bcast(&core::hint::black_box(REVERSE));
+            let mut g = gcm_keys(keys, rev);
+            let table = powers.as_flattened();
+            let s = _mm_shuffle_epi8(xmm_load(acc, 0), xmm_load(&REVERSE, 0));
+            let mut run = gcm_start(counter, &g);
+            let batches = buf.len() / (GCM_REGS * BYTES) * (GCM_REGS * BYTES);
+            let (whole, rest) = buf.split_at_mut(batches);
+            let (mut s, pending) = gcm_batches::<NR, DECRYPT>(&g, table, &mut run, s, whole);
+            if pending {
+                let first = 16 * (MAX_BATCH - GCM_REGS * LANES);
+                s = ghash_regs(s, &run.previous, table, first, rev);
+            }
+            let blocks = rest.len() / 16;
+            if blocks > 0 {
+                let regs = blocks.div_ceil(LANES);
+                // Lanes past the end hold keystream or zeros; GHASH multiplies them by the
+                // zero blocks after H^1.
+                let mut c = [zero(); GCM_REGS];
+                let step_one = lane_counts_flat(LANES as u64);
+                for (u, hashed) in c.iter_mut().enumerate().take(regs) {
+                    let mut ks = [shuf(run.base, rev)];
+                    encrypt_n::<NR, 1>(&g.k, &mut ks);
+                    let input = ld_upto(rest, u * BYTES);
+                    let out = xor(ks[0], input);
+                    st_upto(rest, u * BYTES, out);
+                    *hashed = if DECRYPT { input } else { out };
+                    run.base = add32(run.base, step_one);
+                }
+                s = ghash_regs(s, &c[..regs], table, 16 * (MAX_BATCH - blocks), rev);
+            }
+            xmm_store(acc, 0, _mm_shuffle_epi8(s, xmm_load(&REVERSE, 0)));
+            wipe_gcm::<NR>(&mut g, &mut run);
+        }
+
+        /// GCM encryption (or decryption) of whole blocks with GHASH of the ciphertext.
+        #[kernel($k)]
+        pub(super) fn gcm_blocks(
+            rk: &RoundKeys,
+            powers: &[[u8; 16]; POWERS],
+            decrypt: bool,
+            counter: &[u8; 16],
+            acc: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
+            if decrypt {
+                by_rounds!(rk.rounds, gcm::<true>(&rk.enc, powers, counter, acc, buf))
+            } else {
+                by_rounds!(rk.rounds, gcm::<false>(&rk.enc, powers, counter, acc, buf))
+            }
         }
 
         /// Writes H^[`MAX_BATCH`] .. H^1 in the carry-less domain into the first
