@@ -8,11 +8,11 @@
 //!   `O_TMPFILE` in the target's directory (mode 0600 for secrets, 0666 less the umask
 //!   otherwise), so a process killed by any signal leaves nothing behind. Its writeback to
 //!   the disk is started every few MiB while it is written, so the sync at its end waits
-//!   only for the last part. Once written and synced it is linked in under the target's name; replacing an existing file (only with
-//!   `--force`) links it under a fresh random name and renames that over the target. Then
-//!   the directory is synced. Where the file system has no `O_TMPFILE`, an exclusively
-//!   created random name (`O_CREAT | O_EXCL | O_NOFOLLOW`) stands in for the anonymous file
-//!   and is removed when the command fails.
+//!   only for the last part. Once written and synced it is linked in under the target's
+//!   name; replacing an existing file (only with `--force`) links it under a fresh random
+//!   name and renames that over the target. Then the directory is synced. Where the file
+//!   system has no `O_TMPFILE`, an exclusively created random name (`O_CREAT | O_EXCL |
+//!   O_NOFOLLOW`) stands in for the anonymous file and is removed when the command fails.
 //! - Without `--force` an existing name is never replaced: linking fails on it.
 //! - A FIFO, device or socket is never opened for writing, so another user's FIFO in a
 //!   shared directory gets nothing. The exceptions: this process's own standard output
